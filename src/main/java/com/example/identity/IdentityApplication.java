@@ -1,0 +1,14 @@
+package com.example.identity;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class IdentityApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(IdentityApplication.class, args);
+    }
+}

@@ -1,0 +1,98 @@
+package com.example.identity;
+
+import java.time.Duration;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Email;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Every {@code identity.*} setting, with its default and the reason for it. Bound and validated at
+ * start: an invalid value stops the application with the property's name in the message.
+ *
+ * @param issuer the public base URL of this service ({@code {base_url}} in the specification), used as
+ *     the {@code iss} of every {@code id_token} and as the prefix of every endpoint in the discovery
+ *     document. Absolute http(s) URL without a trailing slash, query or fragment.
+ * @param authorizationCode authorization code settings
+ * @param accessToken settings of the access tokens issued by the token endpoint
+ * @param signingKey where the RS256 signing key comes from
+ * @param demoData create the demo accounts and application of decisions §9 on an empty database;
+ *     unset means "yes on the embedded H2 database, no on anything else"
+ * @param bootstrapAdmin the first administrator of an empty database without demo data
+ */
+@Validated
+@ConfigurationProperties("identity")
+public record IdentityProperties(
+        @NotNull
+        @Pattern(regexp = ISSUER_PATTERN, message = ISSUER_MESSAGE)
+        @DefaultValue("http://localhost:8080") String issuer,
+        @Valid @DefaultValue AuthorizationCode authorizationCode,
+        @Valid @DefaultValue AccessToken accessToken,
+        @Valid @DefaultValue SigningKey signingKey,
+        @Nullable Boolean demoData,
+        @Valid @DefaultValue BootstrapAdmin bootstrapAdmin) {
+
+    /** http(s), a host with an optional port, an optional path; no trailing slash, query, fragment or space. */
+    static final String ISSUER_PATTERN = "https?://[A-Za-z0-9.\\-\\[\\]:]+(/[^/?#\\s]+)*";
+    static final String ISSUER_MESSAGE =
+            "must be an absolute http or https URL without a trailing slash, query or fragment";
+
+    /** The issuer exactly as it appears in tokens and in the discovery document. */
+    public String issuerUrl() {
+        return issuer;
+    }
+
+    /**
+     * @param ttl lifetime of an authorization code. Default 10 minutes: the most that RFC 6749 §4.1.2 and
+     *     OWASP ASVS 10.4.3 allow (the specification's example is 15); clients exchange codes within
+     *     seconds. Between 1 second and 10 minutes.
+     */
+    public record AuthorizationCode(
+            @NotNull
+            @DurationMin(seconds = 1, message = "must be between 1s and 10m (RFC 6749 §4.1.2)")
+            @DurationMax(minutes = 10, message = "must be between 1s and 10m (RFC 6749 §4.1.2)")
+            @DefaultValue("10m") Duration ttl) {
+    }
+
+    /**
+     * @param ttl lifetime of an access token issued by {@code /oauth/token.php}, sent as {@code expires_in}.
+     *     Default 1 hour (the specification shows 3600). Between 1 minute and 1 day.
+     */
+    public record AccessToken(
+            @NotNull
+            @DurationMin(minutes = 1, message = "must be between 1m and 1d")
+            @DurationMax(days = 1, message = "must be between 1m and 1d")
+            @DefaultValue("1h") Duration ttl) {
+    }
+
+    /**
+     * @param location a Spring resource ({@code file:/etc/identity/signing.pem}, {@code classpath:...}) of a
+     *     PEM RSA private key. Unset: a key is generated on first start and kept in the database, so every
+     *     instance and every restart signs with the same key.
+     */
+    public record SigningKey(@Nullable String location) {
+    }
+
+    /**
+     * @param email e-mail of the first administrator, created on an empty database without demo data
+     *     ({@code IDENTITY_BOOTSTRAP_ADMIN_EMAIL})
+     * @param password its password ({@code IDENTITY_BOOTSTRAP_ADMIN_PASSWORD}); unset: a random one is
+     *     generated and printed once in the log
+     */
+    public record BootstrapAdmin(@Nullable @Email String email, @Nullable String password) {
+        @AssertTrue(message = "must be at least 12 characters")
+        public boolean isPassword() {
+            return password == null || password.isEmpty() || password.length() >= 12;
+        }
+    }
+}

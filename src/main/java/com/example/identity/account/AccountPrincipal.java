@@ -1,0 +1,103 @@
+package com.example.identity.account;
+
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.Collection;
+import java.util.List;
+
+import org.springframework.security.core.CredentialsContainer;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.userdetails.UserDetails;
+
+/**
+ * The logged-in user as Spring Security sees it: kept in the HTTP session, so it holds only the few
+ * fields the pages and endpoints need, never the password hash after authentication.
+ */
+public final class AccountPrincipal implements UserDetails, CredentialsContainer, Serializable {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final long id;
+    private final String primerNombre;
+    private final String correo;
+    private final Role rol;
+    private final boolean enabled;
+    private String passwordHash;
+
+    public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled, String passwordHash) {
+        this.id = id;
+        this.primerNombre = primerNombre;
+        this.correo = correo;
+        this.rol = rol;
+        this.enabled = enabled;
+        this.passwordHash = passwordHash;
+    }
+
+    public static AccountPrincipal of(UserAccount user) {
+        return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
+                user.isEnabled(), user.getPasswordHash());
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public String primerNombre() {
+        return primerNombre;
+    }
+
+    public String correo() {
+        return correo;
+    }
+
+    public Role rol() {
+        return rol;
+    }
+
+    /** The OpenID Connect subject of this user: {@code user:<id>} (specification §2.6). */
+    public String subject() {
+        return "user:" + id;
+    }
+
+    @Override
+    public Collection<? extends GrantedAuthority> getAuthorities() {
+        return List.of(rol.authority());
+    }
+
+    @Override
+    public String getPassword() {
+        return passwordHash;
+    }
+
+    /** The login name is the e-mail address. */
+    @Override
+    public String getUsername() {
+        return correo;
+    }
+
+    @Override
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    @Override
+    public void eraseCredentials() {
+        this.passwordHash = null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AccountPrincipal other && other.id == id;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(id);
+    }
+
+    @Override
+    public String toString() {
+        return "AccountPrincipal[id=" + id + ", rol=" + rol.value() + "]";
+    }
+}

@@ -1,0 +1,112 @@
+package com.example.identity.account;
+
+import java.time.Instant;
+import java.util.Locale;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** A person who can log in: the {@code User} resource of the specification (§2.1). */
+@Entity
+@Table(name = "users")
+public class UserAccount {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(name = "primer_nombre", nullable = false, length = 100)
+    private String primerNombre;
+
+    @Column(nullable = false, length = 254, unique = true)
+    private String correo;
+
+    @Column(name = "password_hash", nullable = false)
+    private String passwordHash;
+
+    @Column(nullable = false, length = 20)
+    private Role rol;
+
+    @Column(nullable = false)
+    private boolean enabled;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    private Instant updatedAt;
+
+    protected UserAccount() {
+    }
+
+    public UserAccount(String primerNombre, String correo, String passwordHash, Role rol, Instant now) {
+        this.primerNombre = primerNombre;
+        this.correo = normalizeEmail(correo);
+        this.passwordHash = passwordHash;
+        this.rol = rol;
+        this.enabled = true;
+        this.createdAt = now;
+        this.updatedAt = now;
+    }
+
+    /** E-mail addresses are compared case-insensitively: they are stored and looked up lower-cased. */
+    public static String normalizeEmail(String correo) {
+        return correo.strip().toLowerCase(Locale.ROOT);
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public String getPrimerNombre() {
+        return primerNombre;
+    }
+
+    public String getCorreo() {
+        return correo;
+    }
+
+    public String getPasswordHash() {
+        return passwordHash;
+    }
+
+    public Role getRol() {
+        return rol;
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    public Instant getUpdatedAt() {
+        return updatedAt;
+    }
+
+    public void changePasswordHash(String newHash, Instant now) {
+        this.passwordHash = newHash;
+        this.updatedAt = now;
+    }
+
+    public void changeRole(Role newRole, Instant now) {
+        this.rol = newRole;
+        this.updatedAt = now;
+    }
+
+    public void disable(Instant now) {
+        this.enabled = false;
+        this.updatedAt = now;
+    }
+
+    public void enable(Instant now) {
+        this.enabled = true;
+        this.updatedAt = now;
+    }
+}

@@ -1,0 +1,32 @@
+package com.example.identity.login;
+
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.security.core.Authentication;
+import org.springframework.security.web.authentication.AuthenticationSuccessHandler;
+
+import com.example.identity.account.AccountPrincipal;
+
+/**
+ * After a successful login: 302 to {@code redirect} when it is a local path, else to the dashboard for
+ * developers and admins, else to {@code /} (decisions §3). The session id was already changed by
+ * Spring Security's session fixation protection.
+ */
+public class LoginSuccessHandler implements AuthenticationSuccessHandler {
+
+    static final String DASHBOARD = "/dashboard/developer.php";
+
+    @Override
+    public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
+            Authentication authentication) throws IOException {
+        String target = LocalRedirect.orNull(request.getParameter("redirect"));
+        if (target == null) {
+            boolean developer = authentication.getPrincipal() instanceof AccountPrincipal p && p.rol().isDeveloper();
+            target = developer ? DASHBOARD : "/";
+        }
+        response.sendRedirect(request.getContextPath() + target);
+    }
+}

@@ -1,0 +1,52 @@
+package com.example.identity.web;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
+
+import com.example.identity.account.Role;
+import com.example.identity.login.LoginFailureHandler;
+import com.example.identity.login.LoginRedirectEntryPoint;
+import com.example.identity.login.LoginSuccessHandler;
+
+/**
+ * Chain 3 of 3, matches everything the other two chains do not: the pages people use in a browser
+ * ({@code /}, {@code /login/}, {@code /dashboard/**}), their static files and the error page. Form
+ * login with a session and CSRF protection on every form.
+ */
+@Configuration(proxyBeanMethods = false)
+class WebSecurityConfig {
+
+    @Bean
+    @Order(3)
+    SecurityFilterChain webSecurityFilterChain(HttpSecurity http) throws Exception {
+        http
+            .authorizeHttpRequests(authorize -> authorize
+                .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
+                .requestMatchers("/dashboard/**").hasAnyAuthority(
+                        Role.DEVELOPER_API.authority().getAuthority(), Role.ADMIN.authority().getAuthority())
+                .anyRequest().authenticated())
+            .formLogin(form -> form
+                .loginPage("/login/")
+                .loginProcessingUrl("/login/")
+                .usernameParameter("username")
+                .passwordParameter("password")
+                .successHandler(new LoginSuccessHandler())
+                .failureHandler(new LoginFailureHandler())
+                .permitAll())
+            .logout(logout -> logout
+                .logoutUrl("/logout")
+                .logoutSuccessUrl("/login/?logout"))
+            .requestCache(cache -> cache.disable())
+            .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
+            .headers(headers -> headers
+                .contentSecurityPolicy(csp -> csp.policyDirectives(
+                        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                        + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"))
+                .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.NO_REFERRER)));
+        return http.build();
+    }
+}

@@ -1,0 +1,62 @@
+package com.example.identity.login;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import com.example.identity.support.Chromium;
+import com.example.identity.support.IntegrationTest;
+
+@IntegrationTest
+class LoginBrowserIT {
+
+    @LocalServerPort
+    int port;
+
+    WebDriver browser;
+
+    @BeforeEach
+    void startBrowser() {
+        browser = Chromium.start();
+    }
+
+    @AfterEach
+    void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void developerLogsInAndReachesTheDeveloperPage() {
+        browser.get("http://localhost:" + port + "/login/");
+        Chromium.screenshot(browser, "login");
+        assertThat(browser.getTitle()).isEqualTo("Iniciar sesión");
+
+        browser.findElement(By.id("username")).sendKeys("dev@example.com");
+        browser.findElement(By.id("password")).sendKeys("dev-demo-password");
+        browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+
+        assertThat(browser.getCurrentUrl()).isEqualTo("http://localhost:" + port + "/dashboard/developer.php");
+        assertThat(browser.findElement(By.id("dashboard-owner")).getText()).contains("Diego");
+        Chromium.screenshot(browser, "dashboard-after-login");
+    }
+
+    @Test
+    void wrongPasswordShowsTheGenericMessage() {
+        browser.get("http://localhost:" + port + "/dashboard/developer.php");
+        assertThat(browser.getCurrentUrl()).startsWith("http://localhost:" + port + "/login/?redirect=");
+
+        browser.findElement(By.id("username")).sendKeys("dev@example.com");
+        browser.findElement(By.id("password")).sendKeys("not-the-password");
+        browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+
+        assertThat(browser.findElement(By.id("login-error")).getText()).isEqualTo("Correo o contraseña incorrectos.");
+        Chromium.screenshot(browser, "login-failed");
+    }
+}

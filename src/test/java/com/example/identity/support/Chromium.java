@@ -1,0 +1,64 @@
+package com.example.identity.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Headless Chromium for browser tests, from Debian's {@code chromium} and {@code chromium-driver}
+ * packages (Selenium Manager is never asked to download a browser). Without them a test is skipped and
+ * says why; with {@code IDENTITY_BROWSER_TESTS=required} (set by {@code .ci/run}) it fails instead.
+ */
+public final class Chromium {
+
+    static final Path BROWSER = Path.of(System.getenv().getOrDefault("CHROMIUM_BIN", "/usr/bin/chromium"));
+    static final Path DRIVER = Path.of(System.getenv().getOrDefault("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"));
+    static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    private Chromium() {
+    }
+
+    public static WebDriver start() {
+        if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
+            String why = "Browser tests did not run: " + BROWSER + " or " + DRIVER
+                    + " is missing (apt-get install chromium chromium-driver)";
+            if ("required".equals(System.getenv("IDENTITY_BROWSER_TESTS"))) {
+                Assertions.fail(why);
+            }
+            System.out.println("WARNING: " + why);
+            Assumptions.abort(why);
+        }
+        var options = new ChromeOptions();
+        options.setBinary(BROWSER.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=es");
+        var service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort().build();
+        var driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        return driver;
+    }
+
+    /** Saves what the browser shows to {@code target/screenshots/<name>.png}. */
+    public static void screenshot(WebDriver driver, String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+            Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
