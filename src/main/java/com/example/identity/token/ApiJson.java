@@ -1,0 +1,45 @@
+package com.example.identity.token;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * The {@code {"ok": false, "error": "..."}} answers of {@code /api/*} (specification §4.1, decisions §1),
+ * written straight to the response by the security handlers of the API chain.
+ */
+public final class ApiJson {
+
+    public static final String CONTENT_TYPE = "application/json;charset=UTF-8";
+
+    private ApiJson() {
+    }
+
+    public static void error(HttpServletResponse response, int status, String error) throws IOException {
+        response.setStatus(status);
+        response.setContentType(CONTENT_TYPE);
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        response.getOutputStream().write(("{\"ok\":false,\"error\":\"" + escape(error) + "\"}").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** JSON string escaping for the fixed Spanish messages (quotes, backslashes and control characters). */
+    static String escape(String s) {
+        StringBuilder out = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            }
+            else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            }
+            else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

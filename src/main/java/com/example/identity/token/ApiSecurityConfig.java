@@ -1,0 +1,85 @@
+package com.example.identity.token;
+
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.csrf.CsrfException;
+import org.springframework.security.web.csrf.CsrfFilter;
+
+import com.example.identity.account.Role;
+
+/**
+ * Chain 2 of 3, matches {@code /api/**}: the games' bearer API and the JSON routes for developers. A
+ * request is authenticated either by {@code Authorization: Bearer} (see {@link BearerTokenFilter}), or by
+ * the browser session of the web chain, whose POSTs then need the CSRF token ({@code _csrf} or
+ * {@code X-CSRF-TOKEN}). Every refusal is JSON in the {@code {"ok":false,"error":...}} shape; no page,
+ * no redirect. The session is read, never created here.
+ */
+@Configuration(proxyBeanMethods = false)
+class ApiSecurityConfig {
+
+    static final String NO_SESSION = "Sesión no iniciada";
+    static final String DENIED = "Permiso denegado";
+    static final String BAD_CSRF = "Token CSRF inválido";
+
+    @Bean
+    @Order(2)
+    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens) throws Exception {
+        http
+            .securityMatcher("/api/**")
+            .authorizeHttpRequests(authorize -> authorize
+                // checks its own caller: a bearer token and nothing else (UserInfoController)
+                .requestMatchers("/api/userinfo.php").permitAll()
+                .anyRequest().hasAnyAuthority(Role.DEVELOPER_API.authority().getAuthority(),
+                        Role.ADMIN.authority().getAuthority()))
+            .addFilterBefore(new BearerTokenFilter(tokens), CsrfFilter.class)
+            .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
+            .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
+            .requestCache(cache -> cache.disable())
+            .formLogin(form -> form.disable())
+            .httpBasic(basic -> basic.disable())
+            .logout(logout -> logout.disable())
+            .exceptionHandling(ex -> ex
+                .authenticationEntryPoint((request, response, e) ->
+                        ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, NO_SESSION))
+                .accessDeniedHandler(ApiSecurityConfig::denied));
+        return http.build();
+    }
+
+    /**
+     * Refusals in the order session, role, CSRF: a caller without a session hears that first, even when
+     * the CSRF filter was the one that stopped the request.
+     */
+    static void denied(HttpServletRequest request, HttpServletResponse response,
+            org.springframework.security.access.AccessDeniedException exception) throws IOException {
+        Authentication caller = SecurityContextHolder.getContext().getAuthentication();
+        if (caller == null || caller instanceof AnonymousAuthenticationToken || !caller.isAuthenticated()) {
+            ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, NO_SESSION);
+        }
+        else if (!isDeveloper(caller)) {
+            ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, DENIED);
+        }
+        else if (exception instanceof CsrfException) {
+            ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, BAD_CSRF);
+        }
+        else {
+            ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, DENIED);
+        }
+    }
+
+    static boolean isDeveloper(Authentication caller) {
+        return caller.getAuthorities().stream().anyMatch(a -> a.getAuthority().equals(Role.DEVELOPER_API.authority().getAuthority())
+                || a.getAuthority().equals(Role.ADMIN.authority().getAuthority()));
+    }
+}

@@ -1,0 +1,141 @@
+package com.example.identity.token;
+
+import java.time.Instant;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/**
+ * An API token (specification §2.2). The plain token is never here: only its SHA-256 digest and its
+ * first 8 characters, enough to recognise it in a list.
+ */
+@Entity
+@Table(name = "api_tokens")
+public class ApiToken {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(name = "user_id", nullable = false)
+    private long userId;
+
+    @Column(nullable = false, length = 100)
+    private String name;
+
+    @Column(name = "token_digest", nullable = false, unique = true, length = 64)
+    private String tokenDigest;
+
+    @Column(nullable = false, length = 8)
+    private String prefix;
+
+    @Column(nullable = false, length = 10)
+    private TokenKind kind;
+
+    @Column(name = "client_id", length = 100)
+    private String clientId;
+
+    @Column(length = 200)
+    private String scopes;
+
+    @Column(name = "authorization_id", length = 100)
+    private String authorizationId;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    @Column(name = "expires_at")
+    private Instant expiresAt;
+
+    @Column(name = "last_used_at")
+    private Instant lastUsedAt;
+
+    @Column(name = "revoked_at")
+    private Instant revokedAt;
+
+    protected ApiToken() {
+    }
+
+    ApiToken(long userId, String name, String tokenDigest, String prefix, TokenKind kind, String clientId, String scopes,
+            String authorizationId, Instant createdAt, Instant expiresAt) {
+        this.userId = userId;
+        this.name = name;
+        this.tokenDigest = tokenDigest;
+        this.prefix = prefix;
+        this.kind = kind;
+        this.clientId = clientId;
+        this.scopes = scopes;
+        this.authorizationId = authorizationId;
+        this.createdAt = createdAt;
+        this.expiresAt = expiresAt;
+    }
+
+    /** Revokes the token; a second revoke keeps the first time and answers false. */
+    public boolean revoke(Instant now) {
+        if (revokedAt != null) {
+            return false;
+        }
+        revokedAt = now;
+        return true;
+    }
+
+    public boolean isRevoked() {
+        return revokedAt != null;
+    }
+
+    public boolean isExpiredAt(Instant now) {
+        return expiresAt != null && !expiresAt.isAfter(now);
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public long getUserId() {
+        return userId;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public String getPrefix() {
+        return prefix;
+    }
+
+    public TokenKind getKind() {
+        return kind;
+    }
+
+    public String getClientId() {
+        return clientId;
+    }
+
+    public String getScopes() {
+        return scopes;
+    }
+
+    public String getAuthorizationId() {
+        return authorizationId;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    public Instant getExpiresAt() {
+        return expiresAt;
+    }
+
+    public Instant getLastUsedAt() {
+        return lastUsedAt;
+    }
+
+    public Instant getRevokedAt() {
+        return revokedAt;
+    }
+}

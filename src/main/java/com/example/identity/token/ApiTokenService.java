@@ -1,0 +1,172 @@
+package com.example.identity.token;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.crypto.Secrets;
+
+/**
+ * The one place where API tokens are made, checked and revoked: the dashboard, the management routes,
+ * {@code /api/tokens/create.php} and the OAuth token endpoint all come here. A token is 32
+ * {@code SecureRandom} bytes as 64 lowercase hex characters; only its SHA-256 digest is stored, and the
+ * plain value exists only in the {@link IssuedToken} returned when it is made.
+ */
+@Service
+public class ApiTokenService {
+
+    /** Longest token name. */
+    public static final int MAX_NAME_LENGTH = 100;
+    /** {@code last_used_at} is written at most once per token per this window. */
+    static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
+
+    private final ApiTokenRepository tokens;
+    private final Clock clock;
+    /** Per token id, when this instance may next write {@code last_used_at}: spares the database repeat UPDATEs. */
+    private final ConcurrentHashMap<Long, Instant> nextTouch = new ConcurrentHashMap<>();
+
+    ApiTokenService(ApiTokenRepository tokens, Clock clock) {
+        this.tokens = tokens;
+        this.clock = clock;
+    }
+
+    /** A token made by its owner: no expiry, valid until revoked. */
+    @Transactional
+    public IssuedToken createPersonal(long ownerId, String name) {
+        String clean = name == null ? "" : name.strip();
+        if (clean.isEmpty() || clean.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("name must be 1 to " + MAX_NAME_LENGTH + " characters");
+        }
+        return mint(ownerId, clean, TokenKind.PERSONAL, null, null, null, null);
+    }
+
+    /** An access token of the token endpoint: belongs to the client, carries its scopes, expires after {@code ttl}. */
+    @Transactional
+    public IssuedToken issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
+            Duration ttl) {
+        Instant now = clock.instant();
+        return mint(ownerId, "OAuth " + clientId, TokenKind.OAUTH, clientId, String.join(" ", scopes), authorizationId,
+                now.plus(ttl));
+    }
+
+    private IssuedToken mint(long ownerId, String name, TokenKind kind, String clientId, String scopes,
+            String authorizationId, Instant expiresAt) {
+        String value = Secrets.randomHex(32);
+        ApiToken token = tokens.save(new ApiToken(ownerId, name, Secrets.sha256Hex(value), value.substring(0, 8), kind,
+                clientId, scopes, authorizationId, clock.instant(), expiresAt));
+        return new IssuedToken(value, token);
+    }
+
+    /**
+     * The owner of a presented token when it is valid: a known digest, not revoked, not expired, and an
+     * owner whose account is enabled. Anything that is not 64 lowercase hex characters is refused
+     * without touching the database. This is the busiest path of the service: one indexed query.
+     */
+    @Transactional
+    public Optional<TokenOwner> authenticate(String presentedToken) {
+        if (!isWellFormed(presentedToken)) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        // A bounded cache of digest -> owner would go here, invalidated on revoke (performance issue).
+        return tokens.findValidationRow(Secrets.sha256Hex(presentedToken))
+                .filter(row -> row.revokedAt() == null)
+                .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
+                .filter(ApiTokenRepository.Row::enabled)
+                .map(row -> {
+                    recordUse(row, now);
+                    return new TokenOwner(row.tokenId(), row.userId(), row.primerNombre(), row.correo(), row.rol(),
+                            row.kind(), row.clientId(), scopes(row.scopes()));
+                });
+    }
+
+    private void recordUse(ApiTokenRepository.Row row, Instant now) {
+        if (row.lastUsedAt() != null && row.lastUsedAt().isAfter(now.minus(LAST_USED_RESOLUTION))) {
+            return;
+        }
+        Instant next = nextTouch.get(row.tokenId());
+        if (next != null && next.isAfter(now)) {
+            return;
+        }
+        nextTouch.put(row.tokenId(), now.plus(LAST_USED_RESOLUTION));
+        tokens.touch(row.tokenId(), now, now.minus(LAST_USED_RESOLUTION));
+        if (nextTouch.size() > 100_000) {
+            nextTouch.entrySet().removeIf(e -> e.getValue().isBefore(now));
+        }
+    }
+
+    /** Revokes one token; false when there is no such token or it was already revoked. */
+    @Transactional
+    public boolean revoke(long tokenId) {
+        return tokens.findById(tokenId).map(t -> t.revoke(clock.instant())).orElse(false);
+    }
+
+    /** Revokes every live token issued from one authorization (code reuse, RFC 6749 §4.1.2). */
+    @Transactional
+    public int revokeByAuthorization(String authorizationId) {
+        return tokens.revokeByAuthorization(authorizationId, clock.instant());
+    }
+
+    /** Revokes every live token issued to one OAuth client (the client was revoked). */
+    @Transactional
+    public int revokeByClient(String clientId) {
+        return tokens.revokeByClient(clientId, clock.instant());
+    }
+
+    /** Revokes every live token of one user. */
+    @Transactional
+    public int revokeByOwner(long userId) {
+        return tokens.revokeByUser(userId, clock.instant());
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<ApiToken> findById(long tokenId) {
+        return tokens.findById(tokenId);
+    }
+
+    /** Newest first. */
+    @Transactional(readOnly = true)
+    public List<ApiToken> listForOwner(long ownerId) {
+        return tokens.findByUserIdOrderByCreatedAtDesc(ownerId);
+    }
+
+    /** Every token, newest first (admins). */
+    @Transactional(readOnly = true)
+    public List<ApiToken> listAll() {
+        return tokens.findAllByOrderByCreatedAtDesc();
+    }
+
+    static boolean isWellFormed(String token) {
+        if (token == null || token.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < 64; i++) {
+            char c = token.charAt(i);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Set<String> scopes(String scopes) {
+        return scopes == null || scopes.isBlank() ? Set.of() : new LinkedHashSet<>(Arrays.asList(scopes.split(" ")));
+    }
+
+    /** A token as it is shown once: {@code value} is the plain token. */
+    public record IssuedToken(String value, ApiToken token) {
+        @Override
+        public String toString() {
+            return "IssuedToken[prefix=" + token.getPrefix() + "]";
+        }
+    }
+}

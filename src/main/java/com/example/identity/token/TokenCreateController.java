@@ -1,0 +1,75 @@
+package com.example.identity.token;
+
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.example.identity.account.AccountPrincipal;
+
+/**
+ * {@code POST /api/tokens/create.php} (specification §4.2, decisions §5): a personal token for the
+ * logged-in developer. The API chain has already required a session of a {@code developer_api} or
+ * {@code admin} user and the CSRF token; a bearer token is not a session.
+ */
+@RestController
+class TokenCreateController {
+
+    static final String MISSING_NAME = "Falta el parámetro name";
+    static final String NAME_TOO_LONG = "name demasiado largo";
+    static final String NAME_INVALID = "name inválido";
+    static final String REPEATED = "Parámetro repetido: name";
+
+    private final ApiTokenService tokens;
+
+    TokenCreateController(ApiTokenService tokens) {
+        this.tokens = tokens;
+    }
+
+    @PostMapping("/api/tokens/create.php")
+    ResponseEntity<Created> create(Authentication caller, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        if (!(caller.getPrincipal() instanceof AccountPrincipal user)) {
+            ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, ApiSecurityConfig.NO_SESSION);
+            return null;
+        }
+        String[] names = request.getParameterValues("name");
+        String problem = problemWithName(names);
+        if (problem != null) {
+            ApiJson.error(response, HttpServletResponse.SC_BAD_REQUEST, problem);
+            return null;
+        }
+        var issued = tokens.createPersonal(user.id(), names[0]);
+        return ResponseEntity.ok()
+                .contentType(UserInfoController.JSON)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(new Created(true, issued.value()));
+    }
+
+    /** name is required, trimmed, 1 to 100 characters, no control characters, sent once. */
+    static String problemWithName(String[] names) {
+        if (names == null || names.length == 0 || names[0].strip().isEmpty()) {
+            return MISSING_NAME;
+        }
+        if (names.length > 1) {
+            return REPEATED;
+        }
+        String name = names[0].strip();
+        if (name.length() > ApiTokenService.MAX_NAME_LENGTH) {
+            return NAME_TOO_LONG;
+        }
+        if (name.chars().anyMatch(Character::isISOControl)) {
+            return NAME_INVALID;
+        }
+        return null;
+    }
+
+    record Created(boolean ok, String token) {
+    }
+}

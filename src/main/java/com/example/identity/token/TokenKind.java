@@ -1,0 +1,39 @@
+package com.example.identity.token;
+
+/** A token made by its owner ({@code personal}) or issued to an OAuth client ({@code oauth}). */
+public enum TokenKind {
+    PERSONAL("personal"),
+    OAUTH("oauth");
+
+    private final String value;
+
+    TokenKind(String value) {
+        this.value = value;
+    }
+
+    public String value() {
+        return value;
+    }
+
+    static TokenKind fromValue(String value) {
+        for (TokenKind kind : values()) {
+            if (kind.value.equals(value)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown token kind: " + value);
+    }
+
+    @jakarta.persistence.Converter(autoApply = true)
+    static class JpaConverter implements jakarta.persistence.AttributeConverter<TokenKind, String> {
+        @Override
+        public String convertToDatabaseColumn(TokenKind kind) {
+            return kind == null ? null : kind.value;
+        }
+
+        @Override
+        public TokenKind convertToEntityAttribute(String value) {
+            return value == null ? null : fromValue(value);
+        }
+    }
+}

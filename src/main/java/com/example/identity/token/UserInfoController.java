@@ -1,0 +1,48 @@
+package com.example.identity.token;
+
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+/**
+ * {@code GET /api/userinfo.php} (specification §4.1): the profile of the owner of the bearer token, with
+ * exactly the keys {@code id}, {@code primer_nombre}, {@code correo}, {@code rol}. A session is not enough:
+ * without a bearer token the answer is 401 {@code Falta token Bearer}.
+ */
+@RestController
+class UserInfoController {
+
+    static final String MISSING = "Falta token Bearer";
+    static final MediaType JSON = MediaType.parseMediaType(ApiJson.CONTENT_TYPE);
+
+    @GetMapping("/api/userinfo.php")
+    ResponseEntity<UserInfo> userinfo(Authentication caller, HttpServletResponse response) throws IOException {
+        if (!(caller instanceof BearerTokenAuthentication bearer)) {
+            response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+            ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, MISSING);
+            return null;
+        }
+        TokenOwner owner = bearer.owner();
+        return ResponseEntity.ok()
+                .contentType(JSON)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .body(new UserInfo(true, new User(owner.userId(), owner.primerNombre(), owner.correo(), owner.rol().value())));
+    }
+
+    record UserInfo(boolean ok, User user) {
+    }
+
+    @JsonPropertyOrder({ "id", "primer_nombre", "correo", "rol" })
+    record User(long id, @JsonProperty("primer_nombre") String primerNombre, String correo, String rol) {
+    }
+}

@@ -1,0 +1,99 @@
+package com.example.identity.web;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.servlet.ModelAndView;
+
+/**
+ * Every error that reaches the servlet container's error dispatch (unknown paths, wrong methods,
+ * malformed requests, uncaught failures) answers in the shape of the endpoint that was asked: JSON
+ * {@code {"ok":false,"error":...}} under {@code /api/}, JSON {@code {"error":...}} under {@code /oauth/}, a
+ * Spanish page elsewhere. Never a stack trace, an exception name or a Whitelabel page; a 500 carries
+ * only a request id that the log line of the failure carries too.
+ */
+@Controller
+class ErrorPages implements ErrorController {
+
+    private static final Logger log = LoggerFactory.getLogger(ErrorPages.class);
+    private static final MediaType JSON = new MediaType("application", "json", StandardCharsets.UTF_8);
+
+    @RequestMapping("/error")
+    Object error(HttpServletRequest request) {
+        HttpStatus status = status(request);
+        String path = String.valueOf(request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI));
+        String requestId = RequestId.of(request);
+        if (status.is5xxServerError()) {
+            Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
+            log.error("Request failed with {} (request id {})", status.value(), requestId,
+                    failure instanceof Throwable t ? t : null);
+        }
+        String message = message(status);
+        if (path.startsWith("/api/")) {
+            return json(status, status.is5xxServerError()
+                    ? Map.of("ok", false, "error", message, "detail", detail(requestId))
+                    : Map.of("ok", false, "error", message));
+        }
+        if (path.startsWith("/oauth/") || path.startsWith("/.well-known/")) {
+            return json(status, status.is5xxServerError()
+                    ? Map.of("error", message, "detail", detail(requestId))
+                    : Map.of("error", message));
+        }
+        var page = new ModelAndView(status == HttpStatus.FORBIDDEN ? "error/403"
+                : status == HttpStatus.NOT_FOUND ? "error/404" : "error", status);
+        page.addObject("status", status.value());
+        page.addObject("message", message);
+        page.addObject("requestId", status.is5xxServerError() ? requestId : null);
+        return page;
+    }
+
+    private static ResponseEntity<Map<String, Object>> json(HttpStatus status, Map<String, Object> body) {
+        // ok/error first, as the documented bodies read
+        var ordered = new java.util.LinkedHashMap<String, Object>();
+        for (String key : new String[] { "ok", "error", "detail" }) {
+            if (body.containsKey(key)) {
+                ordered.put(key, body.get(key));
+            }
+        }
+        return ResponseEntity.status(status).contentType(JSON).header(HttpHeaders.CACHE_CONTROL, "no-store").body(ordered);
+    }
+
+    static String detail(String requestId) {
+        return "Fallo interno al procesar la solicitud; id de solicitud " + requestId;
+    }
+
+    private static HttpStatus status(HttpServletRequest request) {
+        Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        HttpStatus status = code instanceof Integer i ? HttpStatus.resolve(i) : null;
+        return status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status;
+    }
+
+    static String message(HttpStatus status) {
+        return switch (status) {
+            case BAD_REQUEST -> "Solicitud inválida";
+            case UNAUTHORIZED -> "No autorizado";
+            case FORBIDDEN -> "Permiso denegado";
+            case NOT_FOUND -> "Recurso no encontrado";
+            case METHOD_NOT_ALLOWED -> "Método no permitido";
+            case NOT_ACCEPTABLE -> "Formato de respuesta no disponible";
+            case PAYLOAD_TOO_LARGE -> "Solicitud demasiado grande";
+            case URI_TOO_LONG -> "Dirección demasiado larga";
+            case UNSUPPORTED_MEDIA_TYPE -> "Tipo de contenido no admitido";
+            case TOO_MANY_REQUESTS -> "Demasiadas solicitudes, inténtalo más tarde";
+            case REQUEST_HEADER_FIELDS_TOO_LARGE -> "Cabeceras demasiado grandes";
+            default -> status.is5xxServerError() ? "Error interno en el servidor" : "Solicitud inválida";
+        };
+    }
+}

@@ -1,0 +1,294 @@
+package com.example.identity.token;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.account.Role;
+import com.example.identity.account.UserAccount;
+import com.example.identity.crypto.Secrets;
+import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.WebClient;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code /api/userinfo.php} and {@code /api/tokens/create.php}, byte for byte (specification §4.1, §4.2, §7). */
+@IntegrationTest
+class BearerApiIT {
+
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApiTokenService tokens;
+
+    @Autowired
+    AccountService accounts;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    static JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+
+    /** {@code {"ok":false,"error":"..."}} exactly, with the JSON content type. */
+    static void assertApiError(HttpResponse<String> response, int status, String error) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        JsonNode body = json(response);
+        assertThat(body.propertyNames()).containsExactly("ok", "error");
+        assertThat(body.get("ok").isBoolean()).isTrue();
+        assertThat(body.get("ok").asBoolean()).isFalse();
+        assertThat(body.get("error").asString()).isEqualTo(error);
+    }
+
+    UserAccount newUser(Role role, String name) {
+        return accounts.create(name, "api-" + UUID.randomUUID() + "@example.com", "a-password-for-tests", role);
+    }
+
+    HttpResponse<String> userinfo(String... headers) {
+        return new WebClient(port).get("/api/userinfo.php", headers);
+    }
+
+    @Test
+    void userinfoReturnsTheOwnersProfileWithExactlyTheDocumentedKeys() {
+        var owner = newUser(Role.DEVELOPER_API, "Íñigo");
+        String token = tokens.createPersonal(owner.getId(), "game").value();
+
+        var response = userinfo("Authorization", "Bearer " + token);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        JsonNode body = json(response);
+        assertThat(body.propertyNames()).containsExactly("ok", "user");
+        assertThat(body.get("ok").asBoolean()).isTrue();
+        JsonNode user = body.get("user");
+        assertThat(user.propertyNames()).containsExactly("id", "primer_nombre", "correo", "rol");
+        assertThat(user.get("id").isIntegralNumber()).isTrue();
+        assertThat(user.get("id").asLong()).isEqualTo(owner.getId());
+        assertThat(user.get("primer_nombre").asString()).isEqualTo("Íñigo");
+        assertThat(user.get("correo").asString()).isEqualTo(owner.getCorreo());
+        assertThat(user.get("rol").asString()).isEqualTo("developer_api");
+        assertThat(response.body()).isEqualTo("{\"ok\":true,\"user\":{\"id\":" + owner.getId()
+                + ",\"primer_nombre\":\"Íñigo\",\"correo\":\"" + owner.getCorreo() + "\",\"rol\":\"developer_api\"}}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "bearer ", "BEARER ", "BeArEr " })
+    void bearerSchemeIsCaseInsensitive(String scheme) {
+        String token = tokens.createPersonal(newUser(Role.ADMIN, "Ana").getId(), "t").value();
+        assertThat(userinfo("Authorization", scheme + token).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void withoutBearerTokenThen401FaltaTokenBearer() {
+        var response = userinfo();
+
+        assertApiError(response, 401, "Falta token Bearer");
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+    }
+
+    @Test
+    void otherSchemeOrSessionIsNotABearerToken() {
+        assertApiError(userinfo("Authorization", "Basic ZGV2OnB3"), 401, "Falta token Bearer");
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+        assertApiError(web.get("/api/userinfo.php"), 401, "Falta token Bearer");
+    }
+
+    @Test
+    void unknownTokenThen401InvalidToken() {
+        var response = userinfo("Authorization", "Bearer " + Secrets.randomHex(32));
+
+        assertApiError(response, 401, "Token inválido o revocado");
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Bearer error=\"invalid_token\"");
+    }
+
+    @Test
+    void revokedTokenThen401() {
+        var issued = tokens.createPersonal(newUser(Role.DEVELOPER_API, "Rosa").getId(), "t");
+        assertThat(userinfo("Authorization", "Bearer " + issued.value()).statusCode()).isEqualTo(200);
+
+        assertThat(tokens.revoke(issued.token().getId())).isTrue();
+
+        assertApiError(userinfo("Authorization", "Bearer " + issued.value()), 401, "Token inválido o revocado");
+        assertThat(tokens.revoke(issued.token().getId())).isFalse();
+    }
+
+    @Test
+    void expiredTokenThen401() {
+        var owner = newUser(Role.USER, "Eli");
+        var issued = tokens.issueForClient(owner.getId(), "demo-app", Set.of("openid"), "authz-" + UUID.randomUUID(),
+                Duration.ofHours(1));
+        assertThat(userinfo("Authorization", "Bearer " + issued.value()).statusCode()).isEqualTo(200);
+
+        jdbc.update("update api_tokens set expires_at = ? where id = ?", Timestamp.from(Instant.now().minusSeconds(1)),
+                issued.token().getId());
+
+        assertApiError(userinfo("Authorization", "Bearer " + issued.value()), 401, "Token inválido o revocado");
+    }
+
+    @Test
+    void tokenOfDisabledUserIsRefused() {
+        var owner = newUser(Role.DEVELOPER_API, "Dis");
+        String token = tokens.createPersonal(owner.getId(), "t").value();
+        jdbc.update("update users set enabled = false where id = ?", owner.getId());
+
+        assertApiError(userinfo("Authorization", "Bearer " + token), 401, "Token inválido o revocado");
+    }
+
+    @Test
+    void tokensAreStoredOnlyAsDigests() {
+        var issued = tokens.createPersonal(newUser(Role.DEVELOPER_API, "Dig").getId(), "t");
+
+        assertThat(issued.value()).matches("[0-9a-f]{64}");
+        assertThat(jdbc.queryForObject("select count(*) from api_tokens where token_digest = ?", Integer.class,
+                issued.value())).isZero();
+        assertThat(jdbc.queryForMap("select token_digest, prefix from api_tokens where id = ?", issued.token().getId()))
+                .containsEntry("token_digest", Secrets.sha256Hex(issued.value()))
+                .containsEntry("prefix", issued.value().substring(0, 8));
+    }
+
+    @Test
+    void lastUsedIsWrittenOnceAMinuteAtMost() {
+        var issued = tokens.createPersonal(newUser(Role.DEVELOPER_API, "Last").getId(), "t");
+        String sql = "select last_used_at from api_tokens where id = ?";
+        assertThat(jdbc.queryForObject(sql, Timestamp.class, issued.token().getId())).isNull();
+
+        userinfo("Authorization", "Bearer " + issued.value());
+        Timestamp first = jdbc.queryForObject(sql, Timestamp.class, issued.token().getId());
+        assertThat(first).isNotNull();
+        userinfo("Authorization", "Bearer " + issued.value());
+
+        assertThat(jdbc.queryForObject(sql, Timestamp.class, issued.token().getId())).isEqualTo(first);
+    }
+
+    // ---- /api/tokens/create.php ----
+
+    @Test
+    void developerCreatesTokenWithSessionAndCsrfAndItWorksAtUserinfo() {
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+        String csrf = web.csrfFrom("/dashboard/developer.php");
+
+        var response = web.postForm("/api/tokens/create.php", Map.of("name", "  Mi juego  ", "_csrf", csrf));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        JsonNode body = json(response);
+        assertThat(body.propertyNames()).containsExactly("ok", "token");
+        assertThat(body.get("ok").asBoolean()).isTrue();
+        String token = body.get("token").asString();
+        assertThat(token).matches("[0-9a-f]{64}");
+        assertThat(jdbc.queryForObject("select name from api_tokens where token_digest = ?", String.class,
+                Secrets.sha256Hex(token))).isEqualTo("Mi juego");
+
+        var info = userinfo("Authorization", "Bearer " + token);
+        assertThat(info.statusCode()).isEqualTo(200);
+        assertThat(json(info).get("user").get("correo").asString()).isEqualTo("dev@example.com");
+    }
+
+    @Test
+    void csrfTokenMayComeAsHeader() {
+        var web = new WebClient(port);
+        web.login("admin@example.com", "admin-demo-password");
+        String csrf = web.csrfFrom("/dashboard/developer.php");
+
+        var response = web.postForm("/api/tokens/create.php", Map.of("name", "cabecera"), "X-CSRF-TOKEN", csrf);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void createWithoutSessionThen401() {
+        assertApiError(new WebClient(port).postForm("/api/tokens/create.php", Map.of("name", "x")), 401,
+                "Sesión no iniciada");
+    }
+
+    @Test
+    void createWithBearerTokenInsteadOfSessionThen401() {
+        String token = tokens.createPersonal(newUser(Role.DEVELOPER_API, "Bea").getId(), "t").value();
+        assertApiError(new WebClient(port).postForm("/api/tokens/create.php", Map.of("name", "x"), "Authorization",
+                "Bearer " + token), 401, "Sesión no iniciada");
+    }
+
+    @Test
+    void createAsPlainUserThen403() {
+        var web = new WebClient(port);
+        web.login("user@example.com", "user-demo-password");
+        String csrf = web.csrfFrom("/");
+
+        assertApiError(web.postForm("/api/tokens/create.php", Map.of("name", "x", "_csrf", csrf)), 403,
+                "Permiso denegado");
+        assertApiError(web.postForm("/api/tokens/create.php", Map.of("name", "x")), 403, "Permiso denegado");
+    }
+
+    @Test
+    void createWithoutOrWithWrongCsrfThen403() {
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+
+        assertApiError(web.postForm("/api/tokens/create.php", Map.of("name", "x")), 403, "Token CSRF inválido");
+        assertApiError(web.postForm("/api/tokens/create.php", Map.of("name", "x", "_csrf", "forged")), 403,
+                "Token CSRF inválido");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "", "   ", "MISSING" })
+    void createWithoutNameThen400(String name) {
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+        String csrf = web.csrfFrom("/dashboard/developer.php");
+        Map<String, String> form = "MISSING".equals(name) ? Map.of("_csrf", csrf) : Map.of("_csrf", csrf, "name", name);
+
+        assertApiError(web.postForm("/api/tokens/create.php", form), 400, "Falta el parámetro name");
+    }
+
+    @Test
+    void createWithNameOver100CharactersThen400() {
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+        String csrf = web.csrfFrom("/dashboard/developer.php");
+
+        assertApiError(web.postForm("/api/tokens/create.php", Map.of("_csrf", csrf, "name", "n".repeat(101))), 400,
+                "name demasiado largo");
+        assertThat(web.postForm("/api/tokens/create.php", Map.of("_csrf", csrf, "name", "n".repeat(100))).statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void unknownApiPathAnswersJsonNotFound() {
+        assertApiError(new WebClient(port).get("/api/nothing.php", "Authorization",
+                "Bearer " + tokens.createPersonal(newUser(Role.ADMIN, "Nf").getId(), "t").value()), 404,
+                "Recurso no encontrado");
+    }
+
+    @Test
+    void wrongMethodOnUserinfoAnswersJson405() {
+        String token = tokens.createPersonal(newUser(Role.DEVELOPER_API, "M").getId(), "t").value();
+        var response = new WebClient(port).postForm("/api/userinfo.php", Map.of(), "Authorization", "Bearer " + token);
+
+        assertApiError(response, 405, "Método no permitido");
+        assertThat(response.headers().firstValue("Allow")).hasValue("GET");
+    }
+}
