@@ -1,0 +1,152 @@
+package com.example.identity.client;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.crypto.Secrets;
+import com.example.identity.token.ApiTokenService;
+
+/**
+ * OAuth applications: register, rotate the secret, revoke. The dashboard, the management routes and
+ * the authorization server all go through here. A secret exists in plain text only in the value this
+ * service returns when it makes one.
+ */
+@Service
+public class ClientService {
+
+    /** Longest application name. */
+    public static final int MAX_NAME_LENGTH = 100;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final OAuthClientRepository clients;
+    private final ApiTokenService tokens;
+    private final Clock clock;
+
+    ClientService(OAuthClientRepository clients, ApiTokenService tokens, Clock clock) {
+        this.clients = clients;
+        this.tokens = tokens;
+        this.clock = clock;
+    }
+
+    /**
+     * Registers an application with a fresh {@code client_id} (144 random bits, URL-safe) and
+     * {@code client_secret} (32 random bytes as 64 hex characters).
+     *
+     * @throws InvalidRegistrationException naming the field and the Spanish reason
+     */
+    @Transactional
+    public NewCredentials register(long ownerId, String name, String redirectUri) {
+        String cleanName = validName(name);
+        validRedirectUri(redirectUri);
+        return save(ownerId, cleanName, redirectUri, newClientId(), Secrets.randomHex(32));
+    }
+
+    /** The demo application of decisions §9, with its publicly known id and secret. */
+    @Transactional
+    NewCredentials registerDemo(long ownerId, String name, String redirectUri, String clientId, String secret) {
+        return save(ownerId, name, redirectUri, clientId, secret);
+    }
+
+    private NewCredentials save(long ownerId, String name, String redirectUri, String clientId, String secret) {
+        OAuthClient client = clients.save(new OAuthClient(clientId, name, redirectUri, Secrets.sha256Hex(secret), ownerId,
+                clock.instant()));
+        return new NewCredentials(client.getClientId(), secret, client.getName(), client.getRedirectUri());
+    }
+
+    /** A new secret for an active application; the old one stops working at once. */
+    @Transactional
+    public Optional<NewCredentials> rotateSecret(String clientId) {
+        return clients.findByClientId(clientId).filter(c -> !c.isRevoked()).map(client -> {
+            String secret = Secrets.randomHex(32);
+            client.rotateSecret(Secrets.sha256Hex(secret), clock.instant());
+            return new NewCredentials(client.getClientId(), secret, client.getName(), client.getRedirectUri());
+        });
+    }
+
+    /**
+     * Revokes an application: both OAuth endpoints refuse it from now on with {@code client_revoked}, and
+     * every live access token issued to it is revoked.
+     *
+     * @return false when there is no such application
+     */
+    @Transactional
+    public boolean revoke(String clientId) {
+        Optional<OAuthClient> client = clients.findByClientId(clientId);
+        client.ifPresent(c -> {
+            c.revoke(clock.instant());
+            tokens.revokeByClient(c.getClientId());
+        });
+        return client.isPresent();
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<OAuthClient> findByClientId(String clientId) {
+        return clients.findByClientId(clientId);
+    }
+
+    @Transactional(readOnly = true)
+    public List<OAuthClient> listForOwner(long ownerId) {
+        return clients.findByOwnerIdOrderByCreatedAtDesc(ownerId);
+    }
+
+    @Transactional(readOnly = true)
+    public List<OAuthClient> listAll() {
+        return clients.findAllByOrderByCreatedAtDesc();
+    }
+
+    private static String validName(String name) {
+        String clean = name == null ? "" : name.strip();
+        if (clean.isEmpty()) {
+            throw new InvalidRegistrationException("name", "Falta el parámetro name");
+        }
+        if (clean.length() > MAX_NAME_LENGTH) {
+            throw new InvalidRegistrationException("name", "name demasiado largo");
+        }
+        if (clean.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidRegistrationException("name", "name inválido");
+        }
+        return clean;
+    }
+
+    private static void validRedirectUri(String redirectUri) {
+        RedirectUriRule.problemWith(redirectUri).ifPresent(problem -> {
+            throw new InvalidRegistrationException("redirect_uri", problem);
+        });
+    }
+
+    private static String newClientId() {
+        byte[] bytes = new byte[18];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** Credentials as they are shown once: {@code clientSecret} is the plain secret. */
+    public record NewCredentials(String clientId, String clientSecret, String name, String redirectUri) {
+        @Override
+        public String toString() {
+            return "NewCredentials[clientId=" + clientId + ", clientSecret=<hidden>]";
+        }
+    }
+
+    /** A registration refused: {@code field} is the form field, {@code message} the Spanish reason. */
+    public static class InvalidRegistrationException extends RuntimeException {
+
+        private final String field;
+
+        InvalidRegistrationException(String field, String message) {
+            super(message);
+            this.field = field;
+        }
+
+        public String field() {
+            return field;
+        }
+    }
+}

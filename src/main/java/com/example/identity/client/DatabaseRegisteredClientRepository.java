@@ -1,0 +1,101 @@
+package com.example.identity.client;
+
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+import org.springframework.security.oauth2.core.oidc.OidcScopes;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.security.oauth2.server.authorization.settings.ClientSettings;
+import org.springframework.security.oauth2.server.authorization.settings.OAuth2TokenFormat;
+import org.springframework.security.oauth2.server.authorization.settings.TokenSettings;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.IdentityProperties;
+
+/**
+ * Spring Authorization Server's view of the {@code oauth_clients} table. Every application is a
+ * confidential client of the authorization code grant with {@code client_secret_basic} and
+ * {@code client_secret_post}, scopes {@code openid email profile}, no consent screen, and PKCE honoured
+ * when sent but not required (decisions §2). Applications are registered through {@link ClientService},
+ * never through {@link #save}.
+ */
+@Component
+public class DatabaseRegisteredClientRepository implements RegisteredClientRepository {
+
+    /** Client setting that marks a revoked application; the endpoints answer {@code client_revoked}. */
+    public static final String REVOKED = "identity.client.revoked";
+    /** Client setting with the owner's user id. */
+    public static final String OWNER_ID = "identity.client.owner-id";
+    /** The only scopes this server knows (specification §2.7). */
+    public static final Set<String> SCOPES = Set.of(OidcScopes.OPENID, OidcScopes.EMAIL, OidcScopes.PROFILE);
+
+    private final OAuthClientRepository clients;
+    private final TokenSettings tokenSettings;
+
+    DatabaseRegisteredClientRepository(OAuthClientRepository clients, IdentityProperties properties) {
+        this.clients = clients;
+        this.tokenSettings = TokenSettings.builder()
+                .authorizationCodeTimeToLive(properties.authorizationCode().ttl())
+                .accessTokenTimeToLive(properties.accessToken().ttl())
+                .accessTokenFormat(OAuth2TokenFormat.REFERENCE)
+                .idTokenSignatureAlgorithm(SignatureAlgorithm.RS256)
+                .reuseRefreshTokens(false)
+                .build();
+    }
+
+    @Override
+    public void save(RegisteredClient registeredClient) {
+        throw new UnsupportedOperationException("applications are registered through ClientService");
+    }
+
+    /** The {@link RegisteredClient#getId() id} is the {@code client_id}. */
+    @Override
+    @Transactional(readOnly = true)
+    public @Nullable RegisteredClient findById(String id) {
+        return findByClientId(id);
+    }
+
+    @Override
+    @Transactional(readOnly = true)
+    public @Nullable RegisteredClient findByClientId(String clientId) {
+        if (clientId == null || clientId.isEmpty() || clientId.length() > 100) {
+            return null;
+        }
+        return clients.findByClientId(clientId).map(this::toRegisteredClient).orElse(null);
+    }
+
+    public static boolean isRevoked(RegisteredClient client) {
+        return Boolean.TRUE.equals(client.getClientSettings().getSetting(REVOKED));
+    }
+
+    public static long ownerId(RegisteredClient client) {
+        return client.getClientSettings().<Long>getSetting(OWNER_ID);
+    }
+
+    private RegisteredClient toRegisteredClient(OAuthClient client) {
+        return RegisteredClient.withId(client.getClientId())
+                .clientId(client.getClientId())
+                .clientName(client.getName())
+                .clientIdIssuedAt(client.getCreatedAt())
+                // The SHA-256 digest: checked by ClientCredentialsChecks, never by a PasswordEncoder.
+                .clientSecret(client.getSecretDigest())
+                .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+                .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_POST)
+                .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+                .redirectUri(client.getRedirectUri())
+                .scopes(scopes -> scopes.addAll(SCOPES))
+                .clientSettings(ClientSettings.builder()
+                        .requireProofKey(false)
+                        .requireAuthorizationConsent(false)
+                        .setting(REVOKED, client.isRevoked())
+                        .setting(OWNER_ID, client.getOwnerId())
+                        .build())
+                .tokenSettings(tokenSettings)
+                .build();
+    }
+}

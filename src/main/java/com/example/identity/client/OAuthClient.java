@@ -1,0 +1,120 @@
+package com.example.identity.client;
+
+import java.time.Instant;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import com.example.identity.crypto.Secrets;
+
+/** An OAuth application (specification §2.3): one redirect URI, a client id, a secret kept as a digest. */
+@Entity
+@Table(name = "oauth_clients")
+public class OAuthClient {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(name = "client_id", nullable = false, unique = true, length = 100)
+    private String clientId;
+
+    @Column(nullable = false, length = 100)
+    private String name;
+
+    @Column(name = "redirect_uri", nullable = false, length = 2000)
+    private String redirectUri;
+
+    @Column(name = "secret_digest", nullable = false, length = 64)
+    private String secretDigest;
+
+    @Column(name = "owner_id", nullable = false)
+    private long ownerId;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    @Column(name = "secret_rotated_at")
+    private Instant secretRotatedAt;
+
+    @Column(name = "revoked_at")
+    private Instant revokedAt;
+
+    protected OAuthClient() {
+    }
+
+    OAuthClient(String clientId, String name, String redirectUri, String secretDigest, long ownerId, Instant now) {
+        this.clientId = clientId;
+        this.name = name;
+        this.redirectUri = redirectUri;
+        this.secretDigest = secretDigest;
+        this.ownerId = ownerId;
+        this.createdAt = now;
+    }
+
+    /** Constant-time check of a presented secret against the stored digest. */
+    public boolean secretMatches(String presentedSecret) {
+        return Secrets.digestMatches(secretDigest, presentedSecret);
+    }
+
+    void rotateSecret(String newSecretDigest, Instant now) {
+        if (isRevoked()) {
+            throw new IllegalStateException("a revoked application keeps its revoked secret");
+        }
+        this.secretDigest = newSecretDigest;
+        this.secretRotatedAt = now;
+    }
+
+    /** Revokes the application; revoking twice keeps the first time. */
+    boolean revoke(Instant now) {
+        if (isRevoked()) {
+            return false;
+        }
+        this.revokedAt = now;
+        return true;
+    }
+
+    public boolean isRevoked() {
+        return revokedAt != null;
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public String getClientId() {
+        return clientId;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public String getRedirectUri() {
+        return redirectUri;
+    }
+
+    public String getSecretDigest() {
+        return secretDigest;
+    }
+
+    public long getOwnerId() {
+        return ownerId;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    public Instant getSecretRotatedAt() {
+        return secretRotatedAt;
+    }
+
+    public Instant getRevokedAt() {
+        return revokedAt;
+    }
+}

@@ -1,0 +1,189 @@
+package com.example.identity.oauth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Map;
+
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2Token;
+import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.security.oauth2.core.oidc.OidcScopes;
+import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
+import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AccessTokenAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.context.AuthorizationServerContextHolder;
+import org.springframework.security.oauth2.server.authorization.token.DefaultOAuth2TokenContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.AccountService;
+import com.example.identity.keys.SigningKeys;
+import com.example.identity.token.ApiTokenService;
+
+/**
+ * The code steps of {@code /oauth/token.php}, after the client steps of {@link ClientCredentialsChecks},
+ * in the order of decisions §1: {@link #codeLookup}, {@link #usedCheck} (a reuse revokes every token of
+ * that code), {@link #expiryCheck}, {@link #signingKeyCheck} (before the code is spent), {@link #pkceCheck},
+ * then {@link #exchange}: the code is marked used by one conditional UPDATE in the same transaction that
+ * stores the access token, so of concurrent exchanges exactly one wins. Plugged into Spring
+ * Authorization Server's token endpoint as the provider of the authorization code grant; the tokens come
+ * from its {@link OAuth2TokenGenerator}.
+ */
+class AuthorizationCodeExchange implements AuthenticationProvider {
+
+    private static final OAuth2TokenType ID_TOKEN = new OAuth2TokenType(OidcParameterNames.ID_TOKEN);
+
+    private final DatabaseAuthorizationService authorizations;
+    private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
+    private final SigningKeys signingKeys;
+    private final ApiTokenService tokens;
+    private final AccountService accounts;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    AuthorizationCodeExchange(DatabaseAuthorizationService authorizations,
+            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, ApiTokenService tokens,
+            AccountService accounts, TransactionTemplate transactions, Clock clock) {
+        this.authorizations = authorizations;
+        this.tokenGenerator = tokenGenerator;
+        this.signingKeys = signingKeys;
+        this.tokens = tokens;
+        this.accounts = accounts;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Override
+    public Authentication authenticate(Authentication authentication) {
+        var grant = (OAuth2AuthorizationCodeAuthenticationToken) authentication;
+        var clientPrincipal = (OAuth2ClientAuthenticationToken) grant.getPrincipal();
+        RegisteredClient client = clientPrincipal.getRegisteredClient();
+        try {
+            AuthorizationRecord record = codeLookup(grant, client);
+            usedCheck(record);
+            expiryCheck(record);
+            signingKeyCheck(record);
+            pkceCheck(record, grant);
+            AccountPrincipal user = accounts.findById(record.userId())
+                    .filter(u -> u.isEnabled())
+                    .map(AccountPrincipal::of)
+                    .orElseThrow(TokenError.INVALID_CODE::exception);
+            return exchange(record, grant, clientPrincipal, client, user);
+        }
+        catch (TokenErrorException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw TokenError.internal(e);
+        }
+    }
+
+    /** The code must exist for this client and this redirect URI: else {@code Código de autorización inválido}. */
+    AuthorizationRecord codeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
+        return authorizations.findByCode(grant.getCode())
+                .filter(r -> r.clientId().equals(client.getClientId()))
+                .filter(r -> r.redirectUri().equals(grant.getRedirectUri()))
+                .orElseThrow(TokenError.INVALID_CODE::exception);
+    }
+
+    /** A second use is refused, and every token issued from that code is revoked (RFC 6749 §4.1.2). */
+    void usedCheck(AuthorizationRecord record) {
+        if (record.isUsed()) {
+            tokens.revokeByAuthorization(record.id());
+            throw TokenError.CODE_ALREADY_USED.exception();
+        }
+    }
+
+    void expiryCheck(AuthorizationRecord record) {
+        if (record.isExpiredAt(clock.instant())) {
+            throw TokenError.CODE_EXPIRED.exception();
+        }
+    }
+
+    /** With {@code openid}, a usable RS256 key is needed; checked before the code is spent. */
+    void signingKeyCheck(AuthorizationRecord record) {
+        if (record.scopes().contains(OidcScopes.OPENID) && !signingKeys.canSign()) {
+            throw TokenError.OIDC_KEY_MISSING.exception();
+        }
+    }
+
+    /**
+     * RFC 7636 with {@code S256} only: a code issued with a challenge needs its verifier, and a verifier
+     * for a code issued without one is refused (no PKCE downgrade, RFC 9700 §2.1.1).
+     */
+    void pkceCheck(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant) {
+        Object verifier = grant.getAdditionalParameters().get(PkceParameterNames.CODE_VERIFIER);
+        if (record.codeChallenge() == null) {
+            if (verifier != null) {
+                throw TokenError.INVALID_CODE_VERIFIER.exception();
+            }
+            return;
+        }
+        if (!(verifier instanceof String v) || !"S256".equals(record.codeChallengeMethod())
+                || !MessageDigest.isEqual(s256(v).getBytes(StandardCharsets.US_ASCII),
+                        record.codeChallenge().getBytes(StandardCharsets.US_ASCII))) {
+            throw TokenError.INVALID_CODE_VERIFIER.exception();
+        }
+    }
+
+    /** Spends the code and issues the tokens; a lost race is a reuse. */
+    Authentication exchange(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant,
+            OAuth2ClientAuthenticationToken clientPrincipal, RegisteredClient client, AccountPrincipal user) {
+        OAuth2Authorization authorization = DatabaseAuthorizationService.toAuthorization(record, client, user,
+                grant.getCode());
+        DefaultOAuth2TokenContext.Builder context = DefaultOAuth2TokenContext.builder()
+                .registeredClient(client)
+                .principal(authorization.getAttribute(java.security.Principal.class.getName()))
+                .authorizationServerContext(AuthorizationServerContextHolder.getContext())
+                .authorization(authorization)
+                .authorizedScopes(authorization.getAuthorizedScopes())
+                .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+                .authorizationGrant(grant);
+
+        OAuth2AccessToken accessToken = transactions.execute(status -> {
+            if (!authorizations.markCodeUsed(record.id())) {
+                return null;
+            }
+            return (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
+        });
+        if (accessToken == null) {
+            tokens.revokeByAuthorization(record.id());
+            throw TokenError.CODE_ALREADY_USED.exception();
+        }
+
+        Map<String, Object> extra = Map.of();
+        if (authorization.getAuthorizedScopes().contains(OidcScopes.OPENID)) {
+            OAuth2Token idToken = tokenGenerator.generate(context.tokenType(ID_TOKEN).build());
+            if (idToken == null) {
+                throw TokenError.OIDC_KEY_MISSING.exception();
+            }
+            extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
+        }
+        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, accessToken, null, extra);
+    }
+
+    static String s256(String verifier) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        }
+        catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return OAuth2AuthorizationCodeAuthenticationToken.class.isAssignableFrom(authentication);
+    }
+}

@@ -1,0 +1,138 @@
+package com.example.identity.oauth;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/**
+ * One authorization granted at {@code /oauth/authorize.php} with its code (specification §2.4): bound to
+ * the client and the redirect URI, with an expiry and a used marker. The code itself is kept only as its
+ * SHA-256 digest.
+ */
+@Entity
+@Table(name = "oauth_authorizations")
+class AuthorizationRecord {
+
+    @Id
+    @Column(length = 100)
+    private String id;
+
+    @Column(name = "client_id", nullable = false, length = 100)
+    private String clientId;
+
+    @Column(name = "user_id", nullable = false)
+    private long userId;
+
+    @Column(nullable = false, length = 200)
+    private String scopes;
+
+    @Column(name = "redirect_uri", nullable = false, length = 2000)
+    private String redirectUri;
+
+    @Column(length = 512)
+    private String nonce;
+
+    @Column(name = "code_challenge", length = 128)
+    private String codeChallenge;
+
+    @Column(name = "code_challenge_method", length = 10)
+    private String codeChallengeMethod;
+
+    @Column(name = "code_digest", nullable = false, length = 64, unique = true)
+    private String codeDigest;
+
+    @Column(name = "code_issued_at", nullable = false)
+    private Instant codeIssuedAt;
+
+    @Column(name = "code_expires_at", nullable = false)
+    private Instant codeExpiresAt;
+
+    @Column(name = "code_used_at")
+    private Instant codeUsedAt;
+
+    @Column(name = "auth_time", nullable = false)
+    private Instant authTime;
+
+    protected AuthorizationRecord() {
+    }
+
+    AuthorizationRecord(String id, String clientId, long userId, Set<String> scopes, String redirectUri, String nonce,
+            String codeChallenge, String codeChallengeMethod, String codeDigest, Instant codeIssuedAt,
+            Instant codeExpiresAt, Instant authTime) {
+        this.id = id;
+        this.clientId = clientId;
+        this.userId = userId;
+        this.scopes = String.join(" ", scopes);
+        this.redirectUri = redirectUri;
+        this.nonce = nonce;
+        this.codeChallenge = codeChallenge;
+        this.codeChallengeMethod = codeChallengeMethod;
+        this.codeDigest = codeDigest;
+        this.codeIssuedAt = codeIssuedAt;
+        this.codeExpiresAt = codeExpiresAt;
+        this.authTime = authTime;
+    }
+
+    boolean isUsed() {
+        return codeUsedAt != null;
+    }
+
+    /** Expired when the expiry is not later than {@code now} (specification §3). */
+    boolean isExpiredAt(Instant now) {
+        return !codeExpiresAt.isAfter(now);
+    }
+
+    String id() {
+        return id;
+    }
+
+    String clientId() {
+        return clientId;
+    }
+
+    long userId() {
+        return userId;
+    }
+
+    Set<String> scopes() {
+        return scopes.isEmpty() ? Set.of() : new LinkedHashSet<>(Arrays.asList(scopes.split(" ")));
+    }
+
+    String redirectUri() {
+        return redirectUri;
+    }
+
+    String nonce() {
+        return nonce;
+    }
+
+    String codeChallenge() {
+        return codeChallenge;
+    }
+
+    String codeChallengeMethod() {
+        return codeChallengeMethod;
+    }
+
+    Instant codeIssuedAt() {
+        return codeIssuedAt;
+    }
+
+    Instant codeExpiresAt() {
+        return codeExpiresAt;
+    }
+
+    Instant codeUsedAt() {
+        return codeUsedAt;
+    }
+
+    Instant authTime() {
+        return authTime;
+    }
+}

@@ -1,0 +1,49 @@
+package com.example.identity.oauth;
+
+import java.util.function.Consumer;
+
+import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationContext;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationException;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationValidator;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+
+import com.example.identity.client.DatabaseRegisteredClientRepository;
+
+/**
+ * The checks of an authorization request once its client is known (decisions §2), run by Spring
+ * Authorization Server before the user is asked to log in: the {@code redirect_uri} is required and
+ * must equal the registered one byte for byte (no loopback port leniency); a revoked client is refused;
+ * then the stock scope check ({@code openid email profile} only). The first two never redirect.
+ */
+class AuthorizeRequestChecks implements Consumer<OAuth2AuthorizationCodeRequestAuthenticationContext> {
+
+    static final String CLIENT_REVOKED = "client_revoked";
+
+    @Override
+    public void accept(OAuth2AuthorizationCodeRequestAuthenticationContext context) {
+        OAuth2AuthorizationCodeRequestAuthenticationToken request = context.getAuthentication();
+        RegisteredClient client = context.getRegisteredClient();
+        String redirectUri = request.getRedirectUri();
+        if (redirectUri == null || !client.getRedirectUris().contains(redirectUri)) {
+            throw withoutRedirect(request, OAuth2ErrorCodes.INVALID_REQUEST, OAuth2ParameterNames.REDIRECT_URI);
+        }
+        if (DatabaseRegisteredClientRepository.isRevoked(client)) {
+            throw withoutRedirect(request, CLIENT_REVOKED, OAuth2ParameterNames.CLIENT_ID);
+        }
+        OAuth2AuthorizationCodeRequestAuthenticationValidator.DEFAULT_SCOPE_VALIDATOR.accept(context);
+    }
+
+    /** An error whose request carries no redirect URI, so nothing is ever sent to an unverified address. */
+    private static OAuth2AuthorizationCodeRequestAuthenticationException withoutRedirect(
+            OAuth2AuthorizationCodeRequestAuthenticationToken request, String code, String parameter) {
+        var noRedirect = new OAuth2AuthorizationCodeRequestAuthenticationToken(request.getAuthorizationUri(),
+                request.getClientId(), (org.springframework.security.core.Authentication) request.getPrincipal(), null,
+                request.getState(), request.getScopes(), request.getAdditionalParameters());
+        return new OAuth2AuthorizationCodeRequestAuthenticationException(
+                new OAuth2Error(code, "OAuth 2.0 Parameter: " + parameter, null), noRedirect);
+    }
+}

@@ -1,0 +1,72 @@
+package com.example.identity.oauth;
+
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+
+import com.example.identity.client.DatabaseRegisteredClientRepository;
+import com.example.identity.crypto.Secrets;
+
+/**
+ * The client steps of {@code /oauth/token.php}, in the order of decisions §1: {@link #clientIdCheck},
+ * {@link #secretCheck} (SHA-256 digest, constant time: no slow hash on this hot path),
+ * {@link #redirectUriCheck}, {@link #revokedCheck}. Plugged in as Spring Authorization Server's client
+ * authentication provider.
+ */
+class ClientCredentialsChecks implements AuthenticationProvider {
+
+    private final RegisteredClientRepository clients;
+
+    ClientCredentialsChecks(RegisteredClientRepository clients) {
+        this.clients = clients;
+    }
+
+    @Override
+    public Authentication authenticate(Authentication authentication) {
+        var request = (OAuth2ClientAuthenticationToken) authentication;
+        RegisteredClient client = clientIdCheck(request);
+        secretCheck(client, request);
+        redirectUriCheck(client, request);
+        revokedCheck(client);
+        return new OAuth2ClientAuthenticationToken(client, request.getClientAuthenticationMethod(),
+                request.getCredentials());
+    }
+
+    RegisteredClient clientIdCheck(OAuth2ClientAuthenticationToken request) {
+        RegisteredClient client = request.getPrincipal() instanceof String clientId ? clients.findByClientId(clientId)
+                : null;
+        if (client == null) {
+            throw TokenError.INVALID_CLIENT_ID.exception();
+        }
+        return client;
+    }
+
+    static void secretCheck(RegisteredClient client, OAuth2ClientAuthenticationToken request) {
+        Object secret = request.getCredentials();
+        if (!(secret instanceof String presented) || !Secrets.digestMatches(client.getClientSecret(), presented)) {
+            throw TokenError.WRONG_CLIENT_SECRET.exception();
+        }
+    }
+
+    /** Exactly, byte for byte, the registered {@code redirect_uri}. */
+    static void redirectUriCheck(RegisteredClient client, OAuth2ClientAuthenticationToken request) {
+        Object redirectUri = request.getAdditionalParameters().get(OAuth2ParameterNames.REDIRECT_URI);
+        if (!(redirectUri instanceof String uri) || !client.getRedirectUris().contains(uri)) {
+            throw TokenError.REDIRECT_URI_MISMATCH.exception();
+        }
+    }
+
+    static void revokedCheck(RegisteredClient client) {
+        if (DatabaseRegisteredClientRepository.isRevoked(client)) {
+            throw TokenError.CLIENT_REVOKED.exception();
+        }
+    }
+
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return OAuth2ClientAuthenticationToken.class.isAssignableFrom(authentication);
+    }
+}

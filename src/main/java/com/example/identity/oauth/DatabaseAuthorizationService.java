@@ -1,0 +1,188 @@
+package com.example.identity.oauth;
+
+import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.FactorGrantedAuthority;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
+import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
+import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
+import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationCode;
+import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.AccountService;
+import com.example.identity.crypto.Secrets;
+
+/**
+ * Spring Authorization Server's authorizations, in the {@code oauth_authorizations} table of H2 or
+ * PostgreSQL. Unlike the stock JDBC service it never stores a code in plain text: only its SHA-256 digest,
+ * and only the fields the flow needs, in typed columns (no serialized objects). The used marker stays
+ * after use, so a second use is recognised; rows are purged a day after their code expired.
+ *
+ * <p>Access tokens are not kept here: they are API tokens of the token service, linked to the
+ * authorization by its id.
+ */
+@Component
+class DatabaseAuthorizationService implements OAuth2AuthorizationService {
+
+    private static final Logger log = LoggerFactory.getLogger(DatabaseAuthorizationService.class);
+    static final String AUTH_TIME = "auth_time";
+    /** How long a used or expired code is remembered, so that late replays are still recognised. */
+    static final Duration RETENTION = Duration.ofDays(1);
+
+    private final AuthorizationRecordRepository records;
+    private final RegisteredClientRepository clients;
+    private final AccountService accounts;
+    private final Clock clock;
+
+    DatabaseAuthorizationService(AuthorizationRecordRepository records, RegisteredClientRepository clients,
+            AccountService accounts, Clock clock) {
+        this.records = records;
+        this.clients = clients;
+        this.accounts = accounts;
+        this.clock = clock;
+    }
+
+    /** Stores a new authorization with its code, as issued by the authorization endpoint. */
+    @Override
+    @Transactional
+    public void save(OAuth2Authorization authorization) {
+        OAuth2Authorization.Token<OAuth2AuthorizationCode> code = authorization.getToken(OAuth2AuthorizationCode.class);
+        OAuth2AuthorizationRequest request = authorization.getAttribute(OAuth2AuthorizationRequest.class.getName());
+        Authentication user = authorization.getAttribute(Principal.class.getName());
+        if (code == null || request == null || user == null || !(user.getPrincipal() instanceof AccountPrincipal account)) {
+            // Consent and pushed requests are switched off; nothing else is ever saved here.
+            throw new IllegalArgumentException("only authorizations with a code of a logged-in user are stored");
+        }
+        if (records.existsById(authorization.getId())) {
+            return; // an authorization is written once; its code is never replaced
+        }
+        Map<String, Object> extra = request.getAdditionalParameters();
+        records.save(new AuthorizationRecord(authorization.getId(), request.getClientId(), account.id(),
+                authorization.getAuthorizedScopes(), request.getRedirectUri(),
+                (String) extra.get(OidcParameterNames.NONCE),
+                (String) extra.get(PkceParameterNames.CODE_CHALLENGE),
+                (String) extra.get(PkceParameterNames.CODE_CHALLENGE_METHOD),
+                Secrets.sha256Hex(code.getToken().getTokenValue()),
+                code.getToken().getIssuedAt(), code.getToken().getExpiresAt(), authenticationTime(user)));
+    }
+
+    @Override
+    @Transactional
+    public void remove(OAuth2Authorization authorization) {
+        records.deleteById(authorization.getId());
+    }
+
+    @Override
+    @Transactional(readOnly = true)
+    public @Nullable OAuth2Authorization findById(String id) {
+        return records.findById(id).map(r -> toAuthorization(r, null)).orElse(null);
+    }
+
+    /** Finds an authorization by its code; no other token type is kept here. */
+    @Override
+    @Transactional(readOnly = true)
+    public @Nullable OAuth2Authorization findByToken(String token, @Nullable OAuth2TokenType tokenType) {
+        if (token == null || (tokenType != null && !OAuth2ParameterNames.CODE.equals(tokenType.getValue()))) {
+            return null;
+        }
+        return findByCode(token).map(r -> toAuthorization(r, token)).orElse(null);
+    }
+
+    /** The record of a presented code, looked up by digest. */
+    @Transactional(readOnly = true)
+    Optional<AuthorizationRecord> findByCode(String code) {
+        return records.findByCodeDigest(Secrets.sha256Hex(code));
+    }
+
+    /** Atomically marks the code of {@code authorizationId} used; false when another exchange did first. */
+    @Transactional
+    boolean markCodeUsed(String authorizationId) {
+        return records.markCodeUsed(authorizationId, clock.instant()) == 1;
+    }
+
+    /** Spring Authorization Server's view of a record, for its token generators and customizers. */
+    @Nullable OAuth2Authorization toAuthorization(AuthorizationRecord record, @Nullable String codeValue) {
+        RegisteredClient client = clients.findByClientId(record.clientId());
+        Optional<AccountPrincipal> user = accounts.findById(record.userId()).map(AccountPrincipal::of);
+        if (client == null || user.isEmpty()) {
+            return null;
+        }
+        return toAuthorization(record, client, user.get(), codeValue);
+    }
+
+    static OAuth2Authorization toAuthorization(AuthorizationRecord record, RegisteredClient client,
+            AccountPrincipal user, @Nullable String codeValue) {
+        Map<String, Object> extra = new HashMap<>();
+        if (record.nonce() != null) {
+            extra.put(OidcParameterNames.NONCE, record.nonce());
+        }
+        if (record.codeChallenge() != null) {
+            extra.put(PkceParameterNames.CODE_CHALLENGE, record.codeChallenge());
+            extra.put(PkceParameterNames.CODE_CHALLENGE_METHOD, record.codeChallengeMethod());
+        }
+        OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
+                .authorizationUri(client.getClientId())
+                .clientId(record.clientId())
+                .redirectUri(record.redirectUri())
+                .scopes(record.scopes())
+                .additionalParameters(extra)
+                .build();
+        var principal = UsernamePasswordAuthenticationToken.authenticated(user, null, user.getAuthorities());
+        var builder = OAuth2Authorization.withRegisteredClient(client)
+                .id(record.id())
+                .principalName(user.getUsername())
+                .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+                .authorizedScopes(record.scopes())
+                .attribute(OAuth2AuthorizationRequest.class.getName(), request)
+                .attribute(Principal.class.getName(), principal)
+                .attribute(AUTH_TIME, record.authTime());
+        if (codeValue != null) {
+            builder.token(new OAuth2AuthorizationCode(codeValue, record.codeIssuedAt(), record.codeExpiresAt()),
+                    metadata -> metadata.put(OAuth2Authorization.Token.INVALIDATED_METADATA_NAME, record.isUsed()));
+        }
+        return builder.build();
+    }
+
+    /** When the user typed the password: Spring Security 7 records it on the password factor authority. */
+    private Instant authenticationTime(Authentication user) {
+        for (GrantedAuthority authority : user.getAuthorities()) {
+            if (authority instanceof FactorGrantedAuthority factor
+                    && FactorGrantedAuthority.PASSWORD_AUTHORITY.equals(factor.getAuthority())) {
+                return factor.getIssuedAt();
+            }
+        }
+        return clock.instant();
+    }
+
+    /** Forgets codes a day after they expired. */
+    @Scheduled(fixedDelayString = "PT1H", initialDelayString = "PT5M")
+    @Transactional
+    public void purgeExpired() {
+        int removed = records.deleteExpiredBefore(clock.instant().minus(RETENTION));
+        if (removed > 0) {
+            log.info("Purged {} expired authorizations", removed);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package com.example.identity.oauth;
+
+import java.time.Instant;
+
+import org.springframework.security.oauth2.core.oidc.OidcScopes;
+import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
+import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
+
+import com.example.identity.account.AccountPrincipal;
+
+/**
+ * The claims of an {@code id_token} (specification §2.6) on top of what Spring Authorization Server's
+ * {@code JwtGenerator} sets ({@code iss}, {@code aud}, {@code exp}, {@code iat}, {@code nonce}):
+ * {@code sub} = {@code user:<id>}, {@code auth_time}, {@code email} with scope {@code email},
+ * {@code name} with scope {@code profile}.
+ */
+class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
+
+    @Override
+    public void customize(JwtEncodingContext context) {
+        if (!OidcParameterNames.ID_TOKEN.equals(context.getTokenType().getValue())
+                || !(context.getPrincipal().getPrincipal() instanceof AccountPrincipal user)) {
+            return;
+        }
+        var claims = context.getClaims();
+        claims.subject(user.subject());
+        if (context.getAuthorization() != null
+                && context.getAuthorization().getAttribute(DatabaseAuthorizationService.AUTH_TIME) instanceof Instant authTime) {
+            claims.claim("auth_time", authTime.getEpochSecond());
+        }
+        if (context.getAuthorizedScopes().contains(OidcScopes.EMAIL)) {
+            claims.claim("email", user.correo());
+        }
+        if (context.getAuthorizedScopes().contains(OidcScopes.PROFILE)) {
+            claims.claim("name", user.primerNombre());
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package com.example.identity.oauth;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.web.authentication.AuthenticationConverter;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.util.UriComponentsBuilder;
+import org.springframework.web.util.UriUtils;
+
+/**
+ * The first steps of {@code /oauth/token.php}, run as Spring Authorization Server's client
+ * authentication converter so that they come before the client is looked up, in the order of decisions
+ * §1: {@link #grantTypeCheck}, {@link #requiredParametersCheck}, then reading the client's credentials
+ * from HTTP Basic ({@code client_secret_basic}) or the form ({@code client_secret_post}).
+ *
+ * <p>Only form parameters count: a parameter in the query string is ignored, so secrets and codes in
+ * URLs are not honoured.
+ */
+class TokenRequestConverter implements AuthenticationConverter {
+
+    static final String AUTHORIZATION_CODE = "authorization_code";
+    private static final List<String> SINGLE_VALUED = List.of(OAuth2ParameterNames.GRANT_TYPE, OAuth2ParameterNames.CODE,
+            OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET,
+            "code_verifier");
+
+    @Override
+    public Authentication convert(HttpServletRequest request) {
+        MultiValueMap<String, String> form = formParameters(request);
+        grantTypeCheck(form);
+        BasicCredentials basic = basicCredentials(request);
+        requiredParametersCheck(form, basic != null);
+
+        String clientId;
+        String secret;
+        ClientAuthenticationMethod method;
+        if (basic != null) {
+            clientId = basic.clientId();
+            secret = basic.secret();
+            method = ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
+            String formClientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+            if (formClientId != null && !formClientId.equals(clientId)) {
+                throw TokenError.INVALID_CLIENT_ID.exception();
+            }
+        }
+        else {
+            clientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+            secret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+            method = ClientAuthenticationMethod.CLIENT_SECRET_POST;
+        }
+        Map<String, Object> parameters = new HashMap<>();
+        form.forEach((name, values) -> {
+            if (!name.equals(OAuth2ParameterNames.CLIENT_SECRET) && values.size() == 1) {
+                parameters.put(name, values.get(0));
+            }
+        });
+        return new OAuth2ClientAuthenticationToken(clientId, method, secret, parameters);
+    }
+
+    /** {@code grant_type} must be {@code authorization_code}: else {@code grant_type inválido}. */
+    static void grantTypeCheck(MultiValueMap<String, String> form) {
+        List<String> grantType = form.get(OAuth2ParameterNames.GRANT_TYPE);
+        if (grantType != null && grantType.size() > 1) {
+            throw TokenError.REPEATED_PARAMETER.exception();
+        }
+        if (grantType == null || !AUTHORIZATION_CODE.equals(grantType.get(0))) {
+            throw TokenError.INVALID_GRANT_TYPE.exception();
+        }
+    }
+
+    /**
+     * {@code code}, {@code redirect_uri}, {@code client_id} and {@code client_secret} are all mandatory,
+     * the last two unless the client authenticates with HTTP Basic. None may be sent twice.
+     */
+    static void requiredParametersCheck(MultiValueMap<String, String> form, boolean basic) {
+        for (String name : SINGLE_VALUED) {
+            List<String> values = form.get(name);
+            if (values != null && values.size() > 1) {
+                throw TokenError.REPEATED_PARAMETER.exception();
+            }
+        }
+        Set<String> required = basic ? Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI)
+                : Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID,
+                        OAuth2ParameterNames.CLIENT_SECRET);
+        for (String name : required) {
+            String value = form.getFirst(name);
+            if (value == null || value.isEmpty()) {
+                throw TokenError.MISSING_PARAMETERS.exception();
+            }
+        }
+    }
+
+    private static MultiValueMap<String, String> formParameters(HttpServletRequest request) {
+        Set<String> inQuery = request.getQueryString() == null ? Set.of()
+                : UriComponentsBuilder.newInstance().query(request.getQueryString()).build().getQueryParams().keySet();
+        MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
+        request.getParameterMap().forEach((name, values) -> {
+            if (!inQuery.contains(name)) {
+                form.put(name, List.of(values));
+            }
+        });
+        return form;
+    }
+
+    /** RFC 6749 §2.3.1: {@code Basic base64(urlencode(client_id) ":" urlencode(client_secret))}. */
+    private static BasicCredentials basicCredentials(HttpServletRequest request) {
+        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return null;
+        }
+        try {
+            String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+            int colon = decoded.indexOf(':');
+            if (colon <= 0) {
+                throw TokenError.INVALID_CLIENT_ID.exception();
+            }
+            return new BasicCredentials(UriUtils.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
+                    UriUtils.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8));
+        }
+        catch (IllegalArgumentException e) {
+            throw TokenError.INVALID_CLIENT_ID.exception();
+        }
+    }
+
+    private record BasicCredentials(String clientId, String secret) {
+    }
+}

@@ -1,0 +1,262 @@
+package com.example.identity.oauth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.example.identity.crypto.Secrets;
+import com.example.identity.support.WebClient;
+
+import tools.jackson.databind.JsonNode;
+
+/** Every row of the token endpoint's error table (decisions §1), with its status, body and headers. */
+class TokenEndpointIT extends OAuthTestBase {
+
+    /** The exact body {@code {"error":"..."}} and the headers every answer of this endpoint carries. */
+    static void assertError(HttpResponse<String> response, int status, String error) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        JsonNode body = json(response);
+        assertThat(body.propertyNames()).containsExactly("error");
+        assertThat(body.get("error").isString()).isTrue();
+        assertThat(body.get("error").asString()).isEqualTo(error);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "GET", "PUT", "DELETE", "PATCH" })
+    void methodOtherThanPostThen405WithAllow(String method) {
+        var response = new WebClient(ISSUER).send(HttpRequest.newBuilder(uri("/oauth/token.php"))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build());
+
+        assertError(response, 405, "Método no permitido, usa POST");
+        assertThat(response.headers().firstValue("Allow")).hasValue("POST");
+    }
+
+    @Test
+    void grantTypeOtherThanAuthorizationCodeThen400() {
+        var client = newClient();
+        var form = exchangeForm(client, "x");
+        form.put("grant_type", "client_credentials");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400, "grant_type inválido");
+
+        form.remove("grant_type");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400, "grant_type inválido");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "code", "redirect_uri", "client_id", "client_secret" })
+    void missingParameterThen400(String missing) {
+        var form = exchangeForm(newClient(), "some-code");
+        form.remove(missing);
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400, "Faltan parámetros obligatorios");
+
+        form.put(missing, "");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400, "Faltan parámetros obligatorios");
+    }
+
+    @Test
+    void checksRunInTheDocumentedOrder() {
+        // bad grant type and everything missing: the grant type is reported first
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", Map.of("grant_type", "password")), 400,
+                "grant_type inválido");
+        // unknown client and wrong redirect: the client is reported first
+        var form = exchangeForm(newClient(), "c");
+        form.put("client_id", "nope");
+        form.put("redirect_uri", "https://elsewhere.example/cb");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 401, "client_id inválido");
+    }
+
+    @Test
+    void unknownClientThen401() {
+        var form = exchangeForm(newClient(), "c");
+        form.put("client_id", "no-such-client");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 401, "client_id inválido");
+    }
+
+    @Test
+    void wrongSecretThen401() {
+        var form = exchangeForm(newClient(), "c");
+        form.put("client_secret", Secrets.randomHex(32));
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 401, "client_secret incorrecto");
+    }
+
+    @Test
+    void redirectUriOtherThanRegisteredThen400() {
+        var client = newClient();
+        var form = exchangeForm(client, "c");
+        form.put("redirect_uri", client.redirectUri() + "/");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400,
+                "redirect_uri no coincide con el registrado");
+    }
+
+    @Test
+    void revokedClientThen401() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "openid");
+        clients.revoke(client.clientId());
+
+        assertError(exchange(client, code), 401, "client_revoked");
+    }
+
+    @Test
+    void unknownCodeThen400() {
+        assertError(exchange(newClient(), "not-a-code"), 400, "Código de autorización inválido");
+    }
+
+    @Test
+    void codeOfAnotherClientThen400() {
+        var owner = newClient();
+        var other = newClient();
+        String code = authorize(loggedInDeveloper(), owner, "openid");
+
+        assertError(exchange(other, code), 400, "Código de autorización inválido");
+        assertThat(exchange(owner, code).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void usedCodeThen400AndTheFirstAccessTokenIsRevoked() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "openid email");
+        var first = exchange(client, code);
+        assertThat(first.statusCode()).isEqualTo(200);
+        String accessToken = json(first).get("access_token").asString();
+        assertThat(userinfo(accessToken).statusCode()).isEqualTo(200);
+
+        assertError(exchange(client, code), 400, "Código ya utilizado");
+
+        var refused = userinfo(accessToken);
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(json(refused).get("error").asString()).isEqualTo("Token inválido o revocado");
+    }
+
+    @Test
+    void expiredCodeThen400() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "openid");
+        jdbc.update("update oauth_authorizations set code_expires_at = ? where code_digest = ?",
+                Timestamp.from(Instant.now().minusSeconds(1)), Secrets.sha256Hex(code));
+
+        assertError(exchange(client, code), 400, "Código expirado");
+    }
+
+    @Test
+    void successWithOpenidHasExactlyTheDocumentedFields() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "openid email profile");
+
+        var response = exchange(client, code);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        JsonNode body = json(response);
+        assertThat(body.propertyNames()).containsExactlyInAnyOrder("access_token", "token_type", "expires_in", "id_token");
+        assertThat(body.get("access_token").asString()).matches("[0-9a-f]{64}");
+        assertThat(body.get("token_type").asString()).isEqualTo("Bearer");
+        assertThat(body.get("expires_in").isIntegralNumber()).isTrue();
+        assertThat(body.get("expires_in").asLong()).isEqualTo(3600);
+        assertThat(body.get("id_token").asString()).matches("[\\w-]+\\.[\\w-]+\\.[\\w-]+");
+    }
+
+    @Test
+    void successWithoutOpenidHasNoIdToken() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "email");
+
+        var response = exchange(client, code);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(json(response).propertyNames()).containsExactlyInAnyOrder("access_token", "token_type", "expires_in");
+        assertThat(userinfo(json(response).get("access_token").asString()).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void successWithoutAnyScopeHasNoIdToken() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, null);
+
+        var response = exchange(client, code);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(json(response).propertyNames()).containsExactlyInAnyOrder("access_token", "token_type", "expires_in");
+    }
+
+    @Test
+    void clientSecretBasicIsAcceptedWithoutFormCredentials() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "openid");
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", "authorization_code");
+        form.put("code", code);
+        form.put("redirect_uri", client.redirectUri());
+
+        var response = new WebClient(ISSUER).postForm("/oauth/token.php", form, "Authorization",
+                basic(client.clientId(), client.clientSecret()));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    @Test
+    void clientSecretBasicWithWrongSecretThen401WithChallenge() {
+        var client = newClient();
+        var response = new WebClient(ISSUER).postForm("/oauth/token.php",
+                Map.of("grant_type", "authorization_code", "code", "x", "redirect_uri", client.redirectUri()),
+                "Authorization", basic(client.clientId(), "wrong"));
+
+        assertError(response, 401, "client_secret incorrecto");
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"oauth\"");
+    }
+
+    @Test
+    void codeInQueryStringIsNotHonoured() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "openid");
+        var form = exchangeForm(client, code);
+        form.remove("code");
+
+        var response = new WebClient(ISSUER).postForm("/oauth/token.php?code=" + code, form);
+
+        assertError(response, 400, "Faltan parámetros obligatorios");
+    }
+
+    @Test
+    void repeatedParameterThen400() {
+        var client = newClient();
+        String body = WebClient.encode(exchangeForm(client, "a")) + "&code=b";
+
+        assertError(new WebClient(ISSUER).postRaw("/oauth/token.php", body), 400, "Parámetro repetido");
+    }
+
+    @Test
+    void errorTableIsComplete() {
+        assertThat(Stream.of(TokenError.values()).map(TokenError::message)).containsAll(List.of(
+                "Método no permitido, usa POST", "grant_type inválido", "Faltan parámetros obligatorios",
+                "client_id inválido", "client_secret incorrecto", "redirect_uri no coincide con el registrado",
+                "client_revoked", "oidc_key_missing", "Código de autorización inválido", "Código ya utilizado",
+                "Código expirado", "Error interno en el servidor"));
+        assertThat(Set.of(TokenError.values())).hasSize(TokenError.values().length);
+    }
+
+    static String basic(String clientId, String secret) {
+        return "Basic " + Base64.getEncoder().encodeToString((clientId + ":" + secret).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static HttpResponse<String> userinfo(String accessToken) {
+        return new WebClient(ISSUER).get("/api/userinfo.php", "Authorization", "Bearer " + accessToken);
+    }
+}
