@@ -1,7 +1,13 @@
 package com.example.identity.account;
 
+import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
+
+import org.springframework.context.ApplicationEventPublisher;
 
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
@@ -11,14 +17,82 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class AccountService {
 
+    /** A pragmatic e-mail shape: something@host.tld, no spaces, at most 254 characters. */
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s.]+(\\.[^@\\s.]+)+");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private final UserAccountRepository users;
     private final PasswordEncoder passwordEncoder;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
 
-    AccountService(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock) {
+    AccountService(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock,
+            ApplicationEventPublisher events) {
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.clock = clock;
+        this.events = events;
+    }
+
+    /**
+     * An account made by an admin, with a random password shown once to that admin.
+     *
+     * @throws InvalidAccountException naming the field and the Spanish reason
+     * @throws EmailAlreadyUsedException when the e-mail address is taken
+     */
+    @Transactional
+    public NewAccount createWithTemporaryPassword(String primerNombre, String correo, Role rol) {
+        String name = primerNombre == null ? "" : primerNombre.strip();
+        if (name.isEmpty()) {
+            throw new InvalidAccountException("primer_nombre", "Falta el nombre");
+        }
+        if (name.length() > 100 || name.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidAccountException("primer_nombre", "Nombre demasiado largo o inválido");
+        }
+        String email = correo == null ? "" : correo.strip();
+        if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
+            throw new InvalidAccountException("correo", "Correo inválido");
+        }
+        if (rol == null) {
+            throw new InvalidAccountException("rol", "Rol inválido");
+        }
+        byte[] bytes = new byte[15];
+        RANDOM.nextBytes(bytes);
+        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return new NewAccount(create(name, email, password, rol), password);
+    }
+
+    /** Changes a role; the user's sessions end so the new role applies at once. */
+    @Transactional
+    public boolean changeRole(Caller admin, long userId, Role rol) {
+        return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+            u.changeRole(rol, clock.instant());
+            events.publishEvent(new AccountChanged(userId));
+            return true;
+        }).orElse(false);
+    }
+
+    /** Disables an account: no login, its sessions end, its tokens are refused. Not one's own. */
+    @Transactional
+    public boolean disable(Caller admin, long userId) {
+        return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+            u.disable(clock.instant());
+            events.publishEvent(new AccountChanged(userId));
+            return true;
+        }).orElse(false);
+    }
+
+    @Transactional
+    public boolean enable(long userId) {
+        return users.findById(userId).map(u -> {
+            u.enable(clock.instant());
+            return true;
+        }).orElse(false);
+    }
+
+    @Transactional(readOnly = true)
+    public List<UserAccount> listAll() {
+        return users.findAll(org.springframework.data.domain.Sort.by("id"));
     }
 
     /**
@@ -49,6 +123,28 @@ public class AccountService {
     @Transactional(readOnly = true)
     public boolean isEmpty() {
         return users.count() == 0;
+    }
+
+    /** A new account and its one-time password. */
+    public record NewAccount(UserAccount account, String temporaryPassword) {
+        @Override
+        public String toString() {
+            return "NewAccount[id=" + account.getId() + "]";
+        }
+    }
+
+    /** An account refused: {@code field} is the form field, the message the Spanish reason. */
+    public static class InvalidAccountException extends RuntimeException {
+        private final String field;
+
+        InvalidAccountException(String field, String message) {
+            super(message);
+            this.field = field;
+        }
+
+        public String field() {
+            return field;
+        }
     }
 
     /** Thrown when an account with the same e-mail address already exists. */

@@ -9,6 +9,7 @@ import java.util.Optional;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.account.Caller;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.token.ApiTokenService;
 
@@ -84,6 +85,31 @@ public class ClientService {
             tokens.revokeByClient(c.getClientId());
         });
         return client.isPresent();
+    }
+
+    /** The applications {@code caller} may see: their own, or all for an admin; newest first. */
+    @Transactional(readOnly = true)
+    public List<OAuthClient> visibleTo(Caller caller) {
+        return caller.admin() ? listAll() : listForOwner(caller.userId());
+    }
+
+    /** Rotates the secret of an application {@code caller} may change; empty when unknown, not theirs, or revoked. */
+    @Transactional
+    public Optional<NewCredentials> rotateSecretAs(Caller caller, String clientId) {
+        return visible(caller, clientId).flatMap(c -> rotateSecret(c.getClientId()));
+    }
+
+    /** Revokes an application {@code caller} may change; false when unknown or not theirs. */
+    @Transactional
+    public boolean revokeAs(Caller caller, String clientId) {
+        return visible(caller, clientId).map(c -> revoke(c.getClientId())).orElse(false);
+    }
+
+    private Optional<OAuthClient> visible(Caller caller, String clientId) {
+        if (clientId == null || clientId.isEmpty() || clientId.length() > 100) {
+            return Optional.empty();
+        }
+        return clients.findByClientId(clientId).filter(c -> caller.mayActOn(c.getOwnerId()));
     }
 
     @Transactional(readOnly = true)

@@ -18,10 +18,12 @@ class LoginController {
     String loginPage(@RequestParam(required = false) String redirect,
             @RequestParam(required = false) String error,
             @RequestParam(required = false) String logout,
+            @RequestParam(required = false) String expired,
             Model model) {
         model.addAttribute("redirect", LocalRedirect.orNull(redirect));
         model.addAttribute("error", error != null);
         model.addAttribute("loggedOut", logout != null);
+        model.addAttribute("expired", expired != null);
         return VIEW;
     }
 }

@@ -8,6 +8,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
@@ -59,7 +60,7 @@ class AuthorizationServerConfig {
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, RegisteredClientRepository clients,
             DatabaseAuthorizationService authorizations, OAuth2TokenGenerator<?> tokenGenerator,
             SigningKeys signingKeys, ApiTokenService tokens, AccountService accounts, TransactionTemplate transactions,
-            Clock clock, JsonMapper json, TemplateEngine templates) throws Exception {
+            Clock clock, JsonMapper json, TemplateEngine templates, SessionRegistry sessions) throws Exception {
         var path = PathPatternRequestMatcher.withDefaults();
         RequestMatcher tokenEndpoint = path.matcher(TOKEN);
         RequestMatcher endpoints = new OrRequestMatcher(path.matcher(AUTHORIZE), tokenEndpoint, path.matcher(JWKS),
@@ -107,6 +108,11 @@ class AuthorizationServerConfig {
             .addFilterBefore(new TokenEndpointMethodCheck(tokenEndpoint, responses), CsrfFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
+            .sessionManagement(session -> session
+                .maximumSessions(-1)
+                .sessionRegistry(sessions)
+                .expiredSessionStrategy(event -> new LoginRedirectEntryPoint().commence(event.getRequest(),
+                        event.getResponse(), null)))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(
                         "default-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "

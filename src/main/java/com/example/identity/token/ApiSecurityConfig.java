@@ -13,7 +13,11 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.context.DelegatingSecurityContextRepository;
+import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
+import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.csrf.CsrfFilter;
 
@@ -35,17 +39,28 @@ class ApiSecurityConfig {
 
     @Bean
     @Order(2)
-    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens) throws Exception {
+    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, SessionRegistry sessions)
+            throws Exception {
+        var requestContexts = new RequestAttributeSecurityContextRepository();
         http
             .securityMatcher("/api/**")
+            // bearer authentications live in the request; logins are read from the web chain's session
+            .securityContext(context -> context.securityContextRepository(
+                    new DelegatingSecurityContextRepository(requestContexts, new HttpSessionSecurityContextRepository())))
             .authorizeHttpRequests(authorize -> authorize
                 // checks its own caller: a bearer token and nothing else (UserInfoController)
                 .requestMatchers("/api/userinfo.php").permitAll()
                 .anyRequest().hasAnyAuthority(Role.DEVELOPER_API.authority().getAuthority(),
                         Role.ADMIN.authority().getAuthority()))
-            .addFilterBefore(new BearerTokenFilter(tokens), CsrfFilter.class)
+            .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
-            .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
+            .sessionManagement(session -> session
+                .sessionCreationPolicy(SessionCreationPolicy.NEVER)
+                .maximumSessions(-1)
+                .sessionRegistry(sessions)
+                // an ended session (account disabled or role changed) is no session at all
+                .expiredSessionStrategy(event -> ApiJson.error(event.getResponse(),
+                        HttpServletResponse.SC_UNAUTHORIZED, NO_SESSION)))
             .requestCache(cache -> cache.disable())
             .formLogin(form -> form.disable())
             .httpBasic(basic -> basic.disable())

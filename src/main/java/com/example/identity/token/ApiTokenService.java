@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.account.Caller;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -102,6 +103,26 @@ public class ApiTokenService {
         if (nextTouch.size() > 100_000) {
             nextTouch.entrySet().removeIf(e -> e.getValue().isBefore(now));
         }
+    }
+
+    /** The tokens {@code caller} may see: their own, or every token for an admin; newest first. */
+    @Transactional(readOnly = true)
+    public List<ApiToken> visibleTo(Caller caller) {
+        return caller.admin() ? listAll() : listForOwner(caller.userId());
+    }
+
+    /**
+     * Revokes a token on behalf of {@code caller}.
+     *
+     * @return false when the token does not exist or is not {@code caller}'s to revoke (the two are not
+     *     told apart, so nobody learns of another's tokens); true when it is revoked, now or before
+     */
+    @Transactional
+    public boolean revokeAs(Caller caller, long tokenId) {
+        return tokens.findById(tokenId).filter(t -> caller.mayActOn(t.getUserId())).map(t -> {
+            t.revoke(clock.instant());
+            return true;
+        }).orElse(false);
     }
 
     /** Revokes one token; false when there is no such token or it was already revoked. */

@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextHolderStrategy;
+import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -20,17 +21,24 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * matched case-insensitively, RFC 6750 §2.1) through the token service. A bearer token that is unknown,
  * revoked, expired or malformed, or more than one {@code Authorization} header, ends the request with 401
  * {@code Token inválido o revocado} and {@code WWW-Authenticate: Bearer error="invalid_token"}. The
- * authentication lives for this request only: it is never put in a session.
+ * authentication lives for this request only (a request attribute): it never creates or joins a session.
  */
 class BearerTokenFilter extends OncePerRequestFilter {
 
     static final String INVALID = "Token inválido o revocado";
 
     private final ApiTokenService tokens;
+    private final SecurityContextRepository requestContexts;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
 
-    BearerTokenFilter(ApiTokenService tokens) {
+    /**
+     * @param requestContexts where the authentication is kept for this request only; the chain's
+     *     repository consults it first, so nothing downstream mistakes the bearer for a login to be
+     *     saved in a session
+     */
+    BearerTokenFilter(ApiTokenService tokens, SecurityContextRepository requestContexts) {
         this.tokens = tokens;
+        this.requestContexts = requestContexts;
     }
 
     @Override
@@ -52,6 +60,7 @@ class BearerTokenFilter extends OncePerRequestFilter {
         var context = contexts.createEmptyContext();
         context.setAuthentication(new BearerTokenAuthentication(owner.get()));
         contexts.setContext(context);
+        requestContexts.saveContext(context, request, response);
         try {
             chain.doFilter(request, response);
         }

@@ -4,6 +4,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
@@ -22,10 +23,11 @@ class WebSecurityConfig {
 
     @Bean
     @Order(3)
-    SecurityFilterChain webSecurityFilterChain(HttpSecurity http) throws Exception {
+    SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions) throws Exception {
         http
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
+                .requestMatchers("/dashboard/admin/**", "/dashboard/admin.php").hasAuthority(Role.ADMIN.authority().getAuthority())
                 .requestMatchers("/dashboard/**").hasAnyAuthority(
                         Role.DEVELOPER_API.authority().getAuthority(), Role.ADMIN.authority().getAuthority())
                 .anyRequest().authenticated())
@@ -41,6 +43,10 @@ class WebSecurityConfig {
                 .logoutUrl("/logout")
                 .logoutSuccessUrl("/login/?logout"))
             .requestCache(cache -> cache.disable())
+            .sessionManagement(session -> session
+                .maximumSessions(-1)
+                .sessionRegistry(sessions)
+                .expiredUrl("/login/?expired"))
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(

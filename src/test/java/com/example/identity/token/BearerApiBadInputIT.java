@@ -103,7 +103,7 @@ class BearerApiBadInputIT {
     static void assertApiShape(RawHttp.Response response) {
         assertThat(response.status()).as(response.body()).isBetween(400, 499);
         assertThat(response.headers().get("content-type")).isEqualTo("application/json;charset=UTF-8");
-        JsonNode body = BearerApiIT.JSON.readTree(response.body());
+        JsonNode body = com.example.identity.support.ApiAssertions.JSON.readTree(response.body());
         assertThat(body.get("ok").asBoolean(true)).isFalse();
         assertThat(body.get("error").isString()).isTrue();
         assertThat(response.body()).doesNotContain("Exception").doesNotContain("at com.").doesNotContain("Tomcat");

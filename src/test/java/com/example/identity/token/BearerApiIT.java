@@ -1,5 +1,7 @@
 package com.example.identity.token;
 
+import static com.example.identity.support.ApiAssertions.assertApiError;
+import static com.example.identity.support.ApiAssertions.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
@@ -25,13 +27,10 @@ import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** {@code /api/userinfo.php} and {@code /api/tokens/create.php}, byte for byte (specification §4.1, §4.2, §7). */
 @IntegrationTest
 class BearerApiIT {
-
-    static final JsonMapper JSON = JsonMapper.builder().build();
 
     @LocalServerPort
     int port;
@@ -44,21 +43,6 @@ class BearerApiIT {
 
     @Autowired
     JdbcTemplate jdbc;
-
-    static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
-    }
-
-    /** {@code {"ok":false,"error":"..."}} exactly, with the JSON content type. */
-    static void assertApiError(HttpResponse<String> response, int status, String error) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
-        JsonNode body = json(response);
-        assertThat(body.propertyNames()).containsExactly("ok", "error");
-        assertThat(body.get("ok").isBoolean()).isTrue();
-        assertThat(body.get("ok").asBoolean()).isFalse();
-        assertThat(body.get("error").asString()).isEqualTo(error);
-    }
 
     UserAccount newUser(Role role, String name) {
         return accounts.create(name, "api-" + UUID.randomUUID() + "@example.com", "a-password-for-tests", role);
@@ -90,6 +74,21 @@ class BearerApiIT {
         assertThat(user.get("rol").asString()).isEqualTo("developer_api");
         assertThat(response.body()).isEqualTo("{\"ok\":true,\"user\":{\"id\":" + owner.getId()
                 + ",\"primer_nombre\":\"Íñigo\",\"correo\":\"" + owner.getCorreo() + "\",\"rol\":\"developer_api\"}}");
+    }
+
+    @Test
+    void bearerRequestsNeverCreateOrJoinASession() {
+        var owner = newUser(Role.USER, "Sin sesión");
+        String token = tokens.createPersonal(owner.getId(), "t").value();
+        var web = new WebClient(port);
+
+        var ok = web.get("/api/userinfo.php", "Authorization", "Bearer " + token);
+        var refused = web.get("/api/tokens/list.php", "Authorization", "Bearer " + token);
+
+        assertThat(ok.headers().firstValue("Set-Cookie")).isEmpty();
+        assertThat(refused.headers().firstValue("Set-Cookie")).isEmpty();
+        assertThat(web.sessionId()).isEmpty();
+        assertApiError(web.get("/api/tokens/list.php"), 401, "Sesión no iniciada");
     }
 
     @ParameterizedTest

@@ -1,0 +1,8 @@
+package com.example.identity.account;
+
+/**
+ * Published when an account is disabled or its role changes: its open sessions must end, so that the
+ * change takes effect at once (listened to by the web layer's session registry).
+ */
+public record AccountChanged(long userId) {
+}

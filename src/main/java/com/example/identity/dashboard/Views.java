@@ -1,0 +1,45 @@
+package com.example.identity.dashboard;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+import com.example.identity.client.OAuthClient;
+import com.example.identity.token.ApiToken;
+
+/** What the dashboard tables show, formatted once (UTC, to the minute) so templates stay plain. */
+final class Views {
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC);
+
+    private Views() {
+    }
+
+    static String when(Instant instant) {
+        return instant == null ? "—" : WHEN.format(instant);
+    }
+
+    record TokenRow(long id, String name, String prefix, String kind, String created, String lastUsed, String expires,
+            String state, boolean active, long ownerId, String owner) {
+
+        static TokenRow of(ApiToken token, Instant now, String owner) {
+            boolean expired = token.isExpiredAt(now);
+            String state = token.isRevoked() ? "Revocado" : expired ? "Caducado" : "Activo";
+            return new TokenRow(token.getId(), token.getName(), token.getPrefix(), token.getKind().value(),
+                    when(token.getCreatedAt()), when(token.getLastUsedAt()),
+                    token.getExpiresAt() == null ? "Sin caducidad" : when(token.getExpiresAt()), state,
+                    !token.isRevoked() && !expired, token.getUserId(), owner);
+        }
+    }
+
+    record ClientRow(String clientId, String name, String redirectUri, String created, String state, boolean active,
+            long ownerId, String owner) {
+
+        static ClientRow of(OAuthClient client, String owner) {
+            return new ClientRow(client.getClientId(), client.getName(), client.getRedirectUri(),
+                    when(client.getCreatedAt()), client.isRevoked() ? "Revocada" : "Activa", !client.isRevoked(),
+                    client.getOwnerId(), owner);
+        }
+    }
+}

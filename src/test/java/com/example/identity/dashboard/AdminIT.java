@@ -1,0 +1,127 @@
+package com.example.identity.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.account.Role;
+import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.WebClient;
+import com.example.identity.token.ApiTokenService;
+import com.example.identity.support.ApiAssertions;
+
+/** Admin pages: users with a one-time password, roles, disable (sessions end, tokens refused), enable. */
+@IntegrationTest
+class AdminIT {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    AccountService accounts;
+
+    @Autowired
+    ApiTokenService tokens;
+
+    WebClient admin() {
+        var web = new WebClient(port);
+        String email = "adm-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Adm", email, "admin-password-1", Role.ADMIN);
+        web.login(email, "admin-password-1");
+        return web;
+    }
+
+    @Test
+    void adminCreatesUserWhoLogsInWithTheTemporaryPassword() {
+        var web = admin();
+        String csrf = web.csrfFrom("/dashboard/admin.php");
+        String email = "nuevo-" + UUID.randomUUID() + "@example.com";
+
+        var created = web.postForm("/dashboard/admin/users/create", Map.of("primer_nombre", "Nuevo", "correo", email,
+                "rol", "developer_api", "_csrf", csrf));
+        assertThat(created.statusCode()).isEqualTo(302);
+        var page = web.get("/dashboard/admin.php").body();
+        var matcher = Pattern.compile("id=\"temporary-password\">([^<]+)<").matcher(page);
+        assertThat(matcher.find()).isTrue();
+        String password = matcher.group(1);
+        assertThat(web.get("/dashboard/admin.php").body()).doesNotContain(password);
+
+        var login = new WebClient(port).login(email, password);
+        assertThat(WebClient.location(login)).isEqualTo("/dashboard/developer.php");
+    }
+
+    @Test
+    void disablingEndsSessionsAndRefusesTokensEnablingRestoresLogin() {
+        String email = "victim-" + UUID.randomUUID() + "@example.com";
+        var victim = accounts.create("Víctor", email, "victim-password-1", Role.DEVELOPER_API);
+        String token = tokens.createPersonal(victim.getId(), "t").value();
+        var victimSession = new WebClient(port);
+        victimSession.login(email, "victim-password-1");
+        assertThat(victimSession.get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+
+        var web = admin();
+        var disabled = web.postForm("/dashboard/admin/users/disable", Map.of("id", String.valueOf(victim.getId()),
+                "_csrf", web.csrfFrom("/dashboard/admin.php")));
+        assertThat(disabled.statusCode()).isEqualTo(302);
+
+        var after = victimSession.get("/dashboard/developer.php");
+        assertThat(after.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(after)).startsWith("/login/");
+        ApiAssertions.assertApiError(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + token), 401,
+                "Token inválido o revocado");
+        assertThat(WebClient.location(new WebClient(port).login(email, "victim-password-1"))).startsWith("/login/?error");
+
+        web.postForm("/dashboard/admin/users/enable", Map.of("id", String.valueOf(victim.getId()),
+                "_csrf", web.csrfFrom("/dashboard/admin.php")));
+        assertThat(WebClient.location(new WebClient(port).login(email, "victim-password-1")))
+                .isEqualTo("/dashboard/developer.php");
+    }
+
+    @Test
+    void roleChangeTakesEffectAtOnce() {
+        String email = "role-" + UUID.randomUUID() + "@example.com";
+        var user = accounts.create("Rol", email, "role-password-12", Role.DEVELOPER_API);
+        var session = new WebClient(port);
+        session.login(email, "role-password-12");
+        assertThat(session.get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+
+        var web = admin();
+        web.postForm("/dashboard/admin/users/role", Map.of("id", String.valueOf(user.getId()), "rol", "user",
+                "_csrf", web.csrfFrom("/dashboard/admin.php")));
+
+        assertThat(session.get("/dashboard/developer.php").statusCode()).isEqualTo(302);
+        var again = new WebClient(port);
+        again.login(email, "role-password-12");
+        assertThat(again.get("/dashboard/developer.php", "Accept", "text/html").statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void developerCannotOpenAdminPages() {
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+        assertThat(web.get("/dashboard/admin.php", "Accept", "text/html").statusCode()).isEqualTo(403);
+        String csrf = web.csrfFrom("/dashboard/developer.php");
+        assertThat(web.postForm("/dashboard/admin/users/disable", Map.of("id", "1", "_csrf", csrf)).statusCode())
+                .isEqualTo(403);
+    }
+
+    @Test
+    void everyDashboardFormCarriesTheCsrfToken() {
+        var web = admin();
+        for (String page : new String[] { "/dashboard/admin.php", "/dashboard/developer.php" }) {
+            String html = web.get(page).body();
+            int forms = html.split("<form", -1).length - 1;
+            int tokens = html.split("name=\"_csrf\"", -1).length - 1;
+            assertThat(forms).isPositive();
+            assertThat(tokens).as(page).isEqualTo(forms);
+            assertThat(html).doesNotContainPattern("<form[^>]*method=\"get\"[^>]*(revoke|disable|rotate)");
+        }
+    }
+}
