@@ -23,20 +23,28 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
     private final String correo;
     private final Role rol;
     private final boolean enabled;
+    private final boolean passwordChangeRequired;
     private String passwordHash;
 
-    public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled, String passwordHash) {
+    public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
+            boolean passwordChangeRequired, String passwordHash) {
         this.id = id;
         this.primerNombre = primerNombre;
         this.correo = correo;
         this.rol = rol;
         this.enabled = enabled;
+        this.passwordChangeRequired = passwordChangeRequired;
         this.passwordHash = passwordHash;
     }
 
     public static AccountPrincipal of(UserAccount user) {
         return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
-                user.isEnabled(), user.getPasswordHash());
+                user.isEnabled(), user.isPasswordChangeRequired(), user.getPasswordHash());
+    }
+
+    /** Logged in with a one-time password: nothing but changing it is allowed until then. */
+    public boolean passwordChangeRequired() {
+        return passwordChangeRequired;
     }
 
     public long id() {

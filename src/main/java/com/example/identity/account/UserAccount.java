@@ -34,6 +34,9 @@ public class UserAccount {
     @Column(nullable = false)
     private boolean enabled;
 
+    @Column(name = "password_change_required", nullable = false)
+    private boolean passwordChangeRequired;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -90,9 +93,20 @@ public class UserAccount {
         return updatedAt;
     }
 
+    public boolean isPasswordChangeRequired() {
+        return passwordChangeRequired;
+    }
+
+    /** A new password chosen by the user: the one-time password, if any, is gone. */
     public void changePasswordHash(String newHash, Instant now) {
         this.passwordHash = newHash;
+        this.passwordChangeRequired = false;
         this.updatedAt = now;
+    }
+
+    /** The password was set by someone else (an admin) and must be changed at the next login. */
+    void requirePasswordChange() {
+        this.passwordChangeRequired = true;
     }
 
     public void changeRole(Role newRole, Instant now) {

@@ -18,6 +18,7 @@ import org.springframework.security.oauth2.server.authorization.token.Delegating
 import org.springframework.security.oauth2.server.authorization.token.JwtGenerator;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
@@ -30,6 +31,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.login.LoginRedirectEntryPoint;
+import com.example.identity.login.PasswordChangeGate;
 import com.example.identity.token.ApiTokenService;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
@@ -106,6 +108,7 @@ class AuthorizationServerConfig {
                 .requestMatchers(tokenEndpoint, path.matcher(JWKS), path.matcher(DISCOVERY)).permitAll()
                 .anyRequest().authenticated())
             .addFilterBefore(new TokenEndpointMethodCheck(tokenEndpoint, responses), CsrfFilter.class)
+            .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
             .sessionManagement(session -> session

@@ -1,6 +1,7 @@
 package com.example.identity.token;
 
 import java.io.IOException;
+import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -9,6 +10,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
@@ -21,6 +24,7 @@ import org.springframework.security.web.context.RequestAttributeSecurityContextR
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.csrf.CsrfFilter;
 
+import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
 
 /**
@@ -50,8 +54,7 @@ class ApiSecurityConfig {
             .authorizeHttpRequests(authorize -> authorize
                 // checks its own caller: a bearer token and nothing else (UserInfoController)
                 .requestMatchers("/api/userinfo.php").permitAll()
-                .anyRequest().hasAnyAuthority(Role.DEVELOPER_API.authority().getAuthority(),
-                        Role.ADMIN.authority().getAuthority()))
+                .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
             .sessionManagement(session -> session
@@ -91,6 +94,19 @@ class ApiSecurityConfig {
         else {
             ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, DENIED);
         }
+    }
+
+    /**
+     * A {@code developer_api} or {@code admin} caller, who is not in the middle of replacing a one-time
+     * password (that session may do nothing else until then).
+     */
+    static AuthorizationDecision developerInGoodStanding(Supplier<? extends Authentication> authentication,
+            RequestAuthorizationContext context) {
+        Authentication caller = authentication.get();
+        boolean pendingPasswordChange = caller.getPrincipal() instanceof AccountPrincipal user
+                && user.passwordChangeRequired();
+        return new AuthorizationDecision(caller.isAuthenticated() && !(caller instanceof AnonymousAuthenticationToken)
+                && isDeveloper(caller) && !pendingPasswordChange);
     }
 
     static boolean isDeveloper(Authentication caller) {

@@ -6,12 +6,14 @@ import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
 import com.example.identity.account.Role;
 import com.example.identity.login.LoginFailureHandler;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.login.PasswordChangeGate;
 
 /**
  * Chain 3 of 3, matches everything the other two chains do not: the pages people use in a browser
@@ -47,6 +49,7 @@ class WebSecurityConfig {
                 .maximumSessions(-1)
                 .sessionRegistry(sessions)
                 .expiredUrl("/login/?expired"))
+            .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(

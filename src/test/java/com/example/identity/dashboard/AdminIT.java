@@ -53,8 +53,53 @@ class AdminIT {
         String password = matcher.group(1);
         assertThat(web.get("/dashboard/admin.php").body()).doesNotContain(password);
 
-        var login = new WebClient(port).login(email, password);
+        var newcomer = new WebClient(port);
+        var login = newcomer.login(email, password);
         assertThat(WebClient.location(login)).isEqualTo("/dashboard/developer.php");
+
+        // the one-time password allows nothing but choosing a new one
+        var gated = newcomer.get("/dashboard/developer.php");
+        assertThat(gated.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(gated)).isEqualTo("/cuenta/contrasena?redirect=%2Fdashboard%2Fdeveloper.php");
+        var authorize = newcomer.get("/oauth/authorize.php?response_type=code&client_id=demo-app"
+                + "&redirect_uri=http%3A%2F%2Flocalhost%3A9000%2Fcallback");
+        assertThat(WebClient.location(authorize)).startsWith("/cuenta/contrasena");
+        ApiAssertions.assertApiError(newcomer.get("/api/tokens/list.php"), 403, "Permiso denegado");
+
+        String newcomerCsrf = newcomer.csrfFrom("/cuenta/contrasena?redirect=%2Fdashboard%2Fdeveloper.php");
+        var tooShort = newcomer.postForm("/cuenta/contrasena", Map.of("actual", password, "nueva", "short",
+                "repetida", "short", "_csrf", newcomerCsrf));
+        assertThat(tooShort.body()).contains("al menos 12 caracteres");
+        var changed = newcomer.postForm("/cuenta/contrasena", Map.of("actual", password,
+                "nueva", "my-own-password-2026", "repetida", "my-own-password-2026", "redirect", "/dashboard/developer.php",
+                "_csrf", newcomerCsrf));
+        assertThat(WebClient.location(changed)).isEqualTo("/dashboard/developer.php");
+        assertThat(newcomer.get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+        assertThat(newcomer.get("/api/tokens/list.php").statusCode()).isEqualTo(200);
+
+        assertThat(WebClient.location(new WebClient(port).login(email, password))).startsWith("/login/?error");
+        assertThat(WebClient.location(new WebClient(port).login(email, "my-own-password-2026")))
+                .isEqualTo("/dashboard/developer.php");
+    }
+
+    @Test
+    void userChangesOwnPasswordProvingTheCurrentOne() {
+        String email = "pw-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Pablo", email, "first-password-1", Role.USER);
+        var web = new WebClient(port);
+        web.login(email, "first-password-1");
+        String csrf = web.csrfFrom("/cuenta/contrasena");
+
+        var wrong = web.postForm("/cuenta/contrasena", Map.of("actual", "not-it-at-all", "nueva", "second-password-2",
+                "repetida", "second-password-2", "_csrf", csrf));
+        assertThat(wrong.body()).contains("La contraseña actual no es correcta");
+        var mismatch = web.postForm("/cuenta/contrasena", Map.of("actual", "first-password-1", "nueva", "second-password-2",
+                "repetida", "second-password-3", "_csrf", csrf));
+        assertThat(mismatch.body()).contains("no coinciden");
+        var ok = web.postForm("/cuenta/contrasena", Map.of("actual", "first-password-1", "nueva", "second-password-2",
+                "repetida", "second-password-2", "_csrf", csrf));
+        assertThat(WebClient.location(ok)).isEqualTo("/cuenta/contrasena?hecho");
+        assertThat(WebClient.location(new WebClient(port).login(email, "second-password-2"))).isEqualTo("/");
     }
 
     @Test

@@ -1,0 +1,78 @@
+package com.example.identity.login;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
+import org.springframework.security.web.context.SecurityContextRepository;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.AccountService;
+
+/**
+ * {@code /cuenta/contrasena}: a logged-in user changes their password, proving the current one. Users
+ * who logged in with a one-time password from an admin are sent here first ({@link PasswordChangeGate}).
+ * The session continues under a new id, with the refreshed account.
+ */
+@Controller
+class PasswordChangeController {
+
+    static final String PATH = "/cuenta/contrasena";
+    static final String VIEW = "account/password";
+
+    private final AccountService accounts;
+    private final SecurityContextRepository sessions = new HttpSessionSecurityContextRepository();
+
+    PasswordChangeController(AccountService accounts) {
+        this.accounts = accounts;
+    }
+
+    @GetMapping(PATH)
+    String form(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String redirect,
+            @RequestParam(required = false) String hecho, Model model) {
+        model.addAttribute("required", user.passwordChangeRequired());
+        model.addAttribute("redirect", LocalRedirect.orNull(redirect));
+        model.addAttribute("done", hecho != null);
+        return VIEW;
+    }
+
+    @PostMapping(PATH)
+    String change(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String actual,
+            @RequestParam(required = false) String nueva, @RequestParam(required = false) String repetida,
+            @RequestParam(required = false) String redirect, Model model, HttpServletRequest request,
+            HttpServletResponse response) {
+        String back = LocalRedirect.orNull(redirect);
+        model.addAttribute("required", user.passwordChangeRequired());
+        model.addAttribute("redirect", back);
+        if (nueva == null || !nueva.equals(repetida)) {
+            model.addAttribute("errors", java.util.Map.of("repetida", "Las contraseñas nuevas no coinciden"));
+            return VIEW;
+        }
+        try {
+            var updated = AccountPrincipal.of(accounts.changePassword(user.id(), actual, nueva));
+            updated.eraseCredentials();
+            var context = SecurityContextHolder.createEmptyContext();
+            context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(updated, null,
+                    SecurityContextHolder.getContext().getAuthentication().getAuthorities()));
+            SecurityContextHolder.setContext(context);
+            request.changeSessionId();
+            sessions.saveContext(context, request, response);
+        }
+        catch (AccountService.InvalidAccountException e) {
+            model.addAttribute("errors", java.util.Map.of(e.field(), e.getMessage()));
+            return VIEW;
+        }
+        if (back != null) {
+            return "redirect:" + back;
+        }
+        return "redirect:" + PATH + "?hecho";
+    }
+}
