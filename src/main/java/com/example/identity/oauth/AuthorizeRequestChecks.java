@@ -35,6 +35,29 @@ class AuthorizeRequestChecks implements Consumer<OAuth2AuthorizationCodeRequestA
             throw withoutRedirect(request, CLIENT_REVOKED, OAuth2ParameterNames.CLIENT_ID);
         }
         OAuth2AuthorizationCodeRequestAuthenticationValidator.DEFAULT_SCOPE_VALIDATOR.accept(context);
+        sizeChecks(request);
+    }
+
+    /** Longest {@code state} carried back to the client. */
+    static final int MAX_STATE = 1024;
+    /** Longest {@code nonce} stored with the code and put in the id_token. */
+    static final int MAX_NONCE = 512;
+    /** RFC 7636 §4.2: a code challenge is 43 to 128 characters of the unreserved set. */
+    static final java.util.regex.Pattern CODE_CHALLENGE = java.util.regex.Pattern.compile("[A-Za-z0-9._~-]{43,128}");
+
+    /** Parameters this server keeps or echoes are bounded; a violation goes back to the client as invalid_request. */
+    private static void sizeChecks(OAuth2AuthorizationCodeRequestAuthenticationToken request) {
+        var extra = request.getAdditionalParameters();
+        Object nonce = extra.get("nonce");
+        Object challenge = extra.get("code_challenge");
+        boolean bad = (request.getState() != null && request.getState().length() > MAX_STATE)
+                || (nonce instanceof String n && n.length() > MAX_NONCE)
+                || (challenge instanceof String c && !CODE_CHALLENGE.matcher(c).matches());
+        if (bad) {
+            throw new OAuth2AuthorizationCodeRequestAuthenticationException(
+                    new OAuth2Error(OAuth2ErrorCodes.INVALID_REQUEST, "OAuth 2.0 Parameter too long or malformed", null),
+                    request);
+        }
     }
 
     /** An error whose request carries no redirect URI, so nothing is ever sent to an unverified address. */

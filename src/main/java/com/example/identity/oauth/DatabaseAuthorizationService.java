@@ -143,7 +143,7 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
             extra.put(PkceParameterNames.CODE_CHALLENGE_METHOD, record.codeChallengeMethod());
         }
         OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
-                .authorizationUri(client.getClientId())
+                .authorizationUri(AuthorizationServerConfig.AUTHORIZE)
                 .clientId(record.clientId())
                 .redirectUri(record.redirectUri())
                 .scopes(record.scopes())

@@ -196,4 +196,40 @@ class AuthorizeEndpointIT extends OAuthTestBase {
         assertThat(plain).isZero();
         assertThat(digest).isOne();
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "nonce", "code_challenge", "state" })
+    void overlongParametersAreRefusedByRedirectNotByAServerError(String parameter) {
+        var client = newClient();
+        Map<String, String> extra = new java.util.LinkedHashMap<>();
+        extra.put(parameter, "x".repeat(2000));
+        if (parameter.equals("code_challenge")) {
+            extra.put("code_challenge_method", "S256");
+        }
+        if (!parameter.equals("state")) {
+            extra.put("state", "s5");
+        }
+        var response = loggedInDeveloper().get(authorizeUrl(client, "openid", extra));
+
+        assertThat(response.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(response)).startsWith(client.redirectUri() + "?error=invalid_request");
+    }
+
+    @Test
+    void malformedCodeChallengeIsRefused() {
+        var client = newClient();
+        var response = loggedInDeveloper().get(authorizeUrl(client, "openid",
+                Map.of("state", "s6", "code_challenge", "short", "code_challenge_method", "S256")));
+
+        assertThat(WebClient.location(response)).isEqualTo(client.redirectUri() + "?error=invalid_request&state=s6");
+    }
+
+    @Test
+    void codeRedirectIs302NeverA307() {
+        var client = newClient();
+        var response = loggedInDeveloper().get(authorizeUrl(client, "openid", Map.of("state", "s7")));
+        assertThat(response.statusCode()).isEqualTo(302);
+        var login = new WebClient(ISSUER).login("dev@example.com", "dev-demo-password", "/dashboard/developer.php");
+        assertThat(login.statusCode()).isEqualTo(302);
+    }
 }
