@@ -5,6 +5,7 @@ import java.time.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Email;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -29,6 +30,8 @@ import org.springframework.validation.annotation.Validated;
  * @param demoData create the demo accounts and application of decisions §9 on an empty database;
  *     unset means "yes on the embedded H2 database, no on anything else"
  * @param bootstrapAdmin the first administrator of an empty database without demo data
+ * @param login brute-force protection of the login form
+ * @param rateLimit request limits of the token endpoint and the API
  */
 @Validated
 @ConfigurationProperties("identity")
@@ -40,7 +43,9 @@ public record IdentityProperties(
         @Valid @DefaultValue AccessToken accessToken,
         @Valid @DefaultValue SigningKey signingKey,
         @Nullable Boolean demoData,
-        @Valid @DefaultValue BootstrapAdmin bootstrapAdmin) {
+        @Valid @DefaultValue BootstrapAdmin bootstrapAdmin,
+        @Valid @DefaultValue Login login,
+        @Valid @DefaultValue RateLimit rateLimit) {
 
     /** http(s), a host with an optional port, an optional path; no trailing slash, query, fragment or space. */
     static final String ISSUER_PATTERN = "https?://[A-Za-z0-9.\\-\\[\\]:]+(/[^/?#\\s]+)*";
@@ -81,6 +86,44 @@ public record IdentityProperties(
      *     instance and every restart signs with the same key.
      */
     public record SigningKey(@Nullable String location) {
+    }
+
+    /**
+     * Brute-force protection of {@code /login/} (decisions §3): failures slow an account down, then lock
+     * it and the source address for a while; the page says so without revealing whether the account
+     * exists.
+     *
+     * @param maxFailuresPerAccount failed logins of one e-mail address (known or not) before it is locked;
+     *     default 5 (OWASP ASVS 5.0 6.3.1 asks for a limit; 5 in 15 minutes is common practice)
+     * @param maxFailuresPerAddress failed logins from one source address before it is locked; default 20,
+     *     higher because offices and mobile networks share addresses
+     * @param lockDuration how long a lock lasts, and the window failures are counted in; default 15m
+     * @param delayBase growing delay: after the 2nd failure of an account, the next attempt is refused
+     *     until {@code delayBase * 2^(failures-2)} has passed (1 s, 2 s, 4 s ...); default 1s, 0 turns it off
+     */
+    public record Login(
+            @Min(1) @DefaultValue("5") int maxFailuresPerAccount,
+            @Min(1) @DefaultValue("20") int maxFailuresPerAddress,
+            @NotNull @DurationMin(seconds = 1) @DefaultValue("15m") Duration lockDuration,
+            @NotNull @DefaultValue("1s") Duration delayBase) {
+    }
+
+    /**
+     * Limits on {@code /oauth/token.php} and {@code /api/**}, in memory (per instance), answered with
+     * 429 and {@code Retry-After}. They bite on abuse, not on success: failed requests (wrong secrets,
+     * unknown codes, bad tokens) draw on a small per-address and per-client budget; successful traffic
+     * only on a generous per-client / per-token rate.
+     *
+     * @param enabled turn every limit off (for example behind a gateway that already limits); default on
+     * @param failuresPerMinute failed requests allowed per source address and per client id each minute;
+     *     default 20
+     * @param requestsPerSecond requests allowed per client id (token endpoint) and per token (API) each
+     *     second, success or not; default 5000, far above what one legitimate client needs
+     */
+    public record RateLimit(
+            @DefaultValue("true") boolean enabled,
+            @Min(1) @DefaultValue("20") int failuresPerMinute,
+            @Min(1) @DefaultValue("5000") int requestsPerSecond) {
     }
 
     /**

@@ -19,11 +19,13 @@ class LoginController {
             @RequestParam(required = false) String error,
             @RequestParam(required = false) String logout,
             @RequestParam(required = false) String expired,
+            @RequestParam(required = false) String bloqueado,
             Model model) {
         model.addAttribute("redirect", LocalRedirect.orNull(redirect));
         model.addAttribute("error", error != null);
         model.addAttribute("loggedOut", logout != null);
         model.addAttribute("expired", expired != null);
+        model.addAttribute("throttled", bloqueado != null);
         return VIEW;
     }
 }

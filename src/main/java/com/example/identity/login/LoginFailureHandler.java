@@ -15,9 +15,16 @@ import org.springframework.web.util.UriComponentsBuilder;
  */
 public class LoginFailureHandler implements AuthenticationFailureHandler {
 
+    private final LoginThrottle throttle;
+
+    public LoginFailureHandler(LoginThrottle throttle) {
+        this.throttle = throttle;
+    }
+
     @Override
     public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
             AuthenticationException exception) throws IOException {
+        throttle.recordFailure(request.getParameter("username"), request.getRemoteAddr());
         var target = UriComponentsBuilder.fromPath("/login/").queryParam("error", "1");
         String redirect = LocalRedirect.orNull(request.getParameter("redirect"));
         if (redirect != null) {

@@ -19,9 +19,16 @@ public class LoginSuccessHandler implements AuthenticationSuccessHandler {
 
     static final String DASHBOARD = "/dashboard/developer.php";
 
+    private final LoginThrottle throttle;
+
+    public LoginSuccessHandler(LoginThrottle throttle) {
+        this.throttle = throttle;
+    }
+
     @Override
     public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
             Authentication authentication) throws IOException {
+        throttle.recordSuccess(request.getParameter("username"));
         String target = LocalRedirect.orNull(request.getParameter("redirect"));
         if (target == null) {
             boolean developer = authentication.getPrincipal() instanceof AccountPrincipal p && p.rol().isDeveloper();

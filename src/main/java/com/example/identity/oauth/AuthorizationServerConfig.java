@@ -33,6 +33,8 @@ import com.example.identity.keys.SigningKeys;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.login.PasswordChangeGate;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.web.RateLimitFilter;
+import com.example.identity.web.RateLimits;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -62,7 +64,8 @@ class AuthorizationServerConfig {
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, RegisteredClientRepository clients,
             DatabaseAuthorizationService authorizations, OAuth2TokenGenerator<?> tokenGenerator,
             SigningKeys signingKeys, ApiTokenService tokens, AccountService accounts, TransactionTemplate transactions,
-            Clock clock, JsonMapper json, TemplateEngine templates, SessionRegistry sessions) throws Exception {
+            Clock clock, JsonMapper json, TemplateEngine templates, SessionRegistry sessions, RateLimits limits)
+            throws Exception {
         var path = PathPatternRequestMatcher.withDefaults();
         RequestMatcher tokenEndpoint = path.matcher(TOKEN);
         RequestMatcher endpoints = new OrRequestMatcher(path.matcher(AUTHORIZE), tokenEndpoint, path.matcher(JWKS),
@@ -108,6 +111,12 @@ class AuthorizationServerConfig {
                 .requestMatchers(tokenEndpoint, path.matcher(JWKS), path.matcher(DISCOVERY)).permitAll()
                 .anyRequest().authenticated())
             .addFilterBefore(new TokenEndpointMethodCheck(tokenEndpoint, responses), CsrfFilter.class)
+            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.TOKEN_ENDPOINT) {
+                @Override
+                protected boolean shouldNotFilter(jakarta.servlet.http.HttpServletRequest request) {
+                    return !tokenEndpoint.matches(request) || super.shouldNotFilter(request);
+                }
+            }, TokenEndpointMethodCheck.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())

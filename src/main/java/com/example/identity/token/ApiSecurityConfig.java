@@ -26,6 +26,8 @@ import org.springframework.security.web.csrf.CsrfFilter;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
+import com.example.identity.web.RateLimitFilter;
+import com.example.identity.web.RateLimits;
 
 /**
  * Chain 2 of 3, matches {@code /api/**}: the games' bearer API and the JSON routes for developers. A
@@ -43,8 +45,8 @@ class ApiSecurityConfig {
 
     @Bean
     @Order(2)
-    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, SessionRegistry sessions)
-            throws Exception {
+    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, SessionRegistry sessions,
+            RateLimits limits) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
             .securityMatcher("/api/**")
@@ -56,6 +58,7 @@ class ApiSecurityConfig {
                 .requestMatchers("/api/userinfo.php").permitAll()
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
+            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
             .sessionManagement(session -> session
                 .sessionCreationPolicy(SessionCreationPolicy.NEVER)

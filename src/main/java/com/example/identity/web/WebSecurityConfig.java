@@ -7,12 +7,15 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
 import com.example.identity.account.Role;
 import com.example.identity.login.LoginFailureHandler;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.login.LoginThrottle;
+import com.example.identity.login.LoginThrottleFilter;
 import com.example.identity.login.PasswordChangeGate;
 
 /**
@@ -25,7 +28,8 @@ class WebSecurityConfig {
 
     @Bean
     @Order(3)
-    SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions) throws Exception {
+    SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions, LoginThrottle throttle)
+            throws Exception {
         http
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
@@ -38,8 +42,8 @@ class WebSecurityConfig {
                 .loginProcessingUrl("/login/")
                 .usernameParameter("username")
                 .passwordParameter("password")
-                .successHandler(new LoginSuccessHandler())
-                .failureHandler(new LoginFailureHandler())
+                .successHandler(new LoginSuccessHandler(throttle))
+                .failureHandler(new LoginFailureHandler(throttle))
                 .permitAll())
             .logout(logout -> logout
                 .logoutUrl("/logout")
@@ -50,6 +54,7 @@ class WebSecurityConfig {
                 .sessionRegistry(sessions)
                 .expiredUrl("/login/?expired"))
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
+            .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(

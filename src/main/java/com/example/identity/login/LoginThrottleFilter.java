@@ -1,0 +1,48 @@
+package com.example.identity.login;
+
+import java.io.IOException;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/**
+ * Runs before the password is checked: a throttled attempt goes back to the form with "try later",
+ * the same for every e-mail address, and no password hashing is spent on it.
+ */
+public class LoginThrottleFilter extends OncePerRequestFilter {
+
+    private final LoginThrottle throttle;
+
+    public LoginThrottleFilter(LoginThrottle throttle) {
+        this.throttle = throttle;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        return !"POST".equals(request.getMethod())
+                || !"/login/".equals(request.getRequestURI().substring(request.getContextPath().length()));
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (throttle.isBlocked(request.getParameter("username"), request.getRemoteAddr())) {
+            var target = UriComponentsBuilder.fromPath("/login/").queryParam("bloqueado", "1");
+            String redirect = LocalRedirect.orNull(request.getParameter("redirect"));
+            if (redirect != null) {
+                target.queryParam("redirect", "{redirect}");
+                response.sendRedirect(request.getContextPath() + target.encode().buildAndExpand(redirect).toUriString());
+            }
+            else {
+                response.sendRedirect(request.getContextPath() + target.build().toUriString());
+            }
+            return;
+        }
+        chain.doFilter(request, response);
+    }
+}

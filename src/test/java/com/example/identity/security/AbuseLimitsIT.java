@@ -1,0 +1,121 @@
+package com.example.identity.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.account.Role;
+import com.example.identity.client.ClientService;
+import com.example.identity.crypto.Secrets;
+import com.example.identity.support.ApiAssertions;
+import com.example.identity.support.WebClient;
+import com.example.identity.token.ApiTokenService;
+
+/**
+ * Login throttling and rate limits with the shipped defaults (5 failures per account, 20 per address,
+ * 20 failed requests per minute): abuse is slowed at once, success is not. Its own context, because
+ * it locks 127.0.0.1 on purpose; the address lock runs last.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "identity.login.max-failures-per-account=5", "identity.login.max-failures-per-address=20",
+        "identity.login.delay-base=0s", "identity.rate-limit.failures-per-minute=20" })
+@ActiveProfiles("test")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AbuseLimitsIT {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    AccountService accounts;
+
+    @Autowired
+    ApiTokenService tokens;
+
+    @Autowired
+    ClientService clients;
+
+    @Test
+    @Order(1)
+    void manyGoodRequestsAreNeverThrottled() {
+        var owner = accounts.create("Busy", "busy-" + UUID.randomUUID() + "@example.com", "busy-password-12", Role.DEVELOPER_API);
+        String token = tokens.createPersonal(owner.getId(), "busy").value();
+        var web = new WebClient(port);
+        for (int i = 0; i < 300; i++) {
+            assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void badBearerTokensAreSlowedAfterTwentyFailures() {
+        var web = new WebClient(port);
+        for (int i = 0; i < 20; i++) {
+            assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + Secrets.randomHex(32)).statusCode())
+                    .isEqualTo(401);
+        }
+        var limited = web.get("/api/userinfo.php", "Authorization", "Bearer " + Secrets.randomHex(32));
+        ApiAssertions.assertApiError(limited, 429, "Demasiadas solicitudes, inténtalo más tarde");
+        assertThat(limited.headers().firstValue("Retry-After")).isPresent().get()
+                .satisfies(v -> assertThat(Integer.parseInt(v)).isBetween(1, 60));
+    }
+
+    @Test
+    @Order(3)
+    void wrongClientSecretsAreSlowedAfterTwentyFailures() {
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var client = clients.register(owner, "Target", "https://target.example/cb");
+        Map<String, String> form = Map.of("grant_type", "authorization_code", "code", "x", "redirect_uri",
+                client.redirectUri(), "client_id", client.clientId(), "client_secret", "wrong");
+        var web = new WebClient(port);
+        for (int i = 0; i < 20; i++) {
+            assertThat(web.postForm("/oauth/token.php", form).statusCode()).isEqualTo(401);
+        }
+        var limited = web.postForm("/oauth/token.php", form);
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        assertThat(limited.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(limited.headers().firstValue("Retry-After")).isPresent();
+        assertThat(limited.body()).isEqualTo("{\"error\":\"Demasiadas solicitudes, inténtalo más tarde\"}");
+    }
+
+    @Test
+    @Order(4)
+    void accountLocksAfterFiveFailuresWithTheSameAnswerForUnknownAccounts() {
+        String email = "lock-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Lock", email, "right-password-1", Role.USER);
+        String unknown = "nobody-" + UUID.randomUUID() + "@example.com";
+        for (int i = 0; i < 5; i++) {
+            assertThat(WebClient.location(new WebClient(port).login(email, "wrong-" + i))).startsWith("/login/?error");
+            assertThat(WebClient.location(new WebClient(port).login(unknown, "wrong-" + i))).startsWith("/login/?error");
+        }
+
+        var locked = new WebClient(port).login(email, "right-password-1");
+        var lockedUnknown = new WebClient(port).login(unknown, "whatever");
+
+        assertThat(WebClient.location(locked)).isEqualTo("/login/?bloqueado=1");
+        assertThat(WebClient.location(lockedUnknown)).isEqualTo("/login/?bloqueado=1");
+        assertThat(new WebClient(port).get("/login/?bloqueado=1").body()).contains("Demasiados intentos");
+    }
+
+    @Test
+    @Order(5)
+    void addressLocksAfterTwentyFailuresOnAnyAccounts() {
+        for (int i = 0; i < 20; i++) {
+            new WebClient(port).login("spray-" + i + "-" + UUID.randomUUID() + "@example.com", "guess");
+        }
+        assertThat(WebClient.location(new WebClient(port).login("dev@example.com", "dev-demo-password")))
+                .isEqualTo("/login/?bloqueado=1");
+    }
+}
