@@ -6,10 +6,12 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.Caller;
+import com.example.identity.audit.AuditEvent;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.token.ApiTokenService;
 
@@ -29,11 +31,13 @@ public class ClientService {
     private final OAuthClientRepository clients;
     private final ApiTokenService tokens;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
 
-    ClientService(OAuthClientRepository clients, ApiTokenService tokens, Clock clock) {
+    ClientService(OAuthClientRepository clients, ApiTokenService tokens, Clock clock, ApplicationEventPublisher events) {
         this.clients = clients;
         this.tokens = tokens;
         this.clock = clock;
+        this.events = events;
     }
 
     /**
@@ -46,7 +50,9 @@ public class ClientService {
     public NewCredentials register(long ownerId, String name, String redirectUri) {
         String cleanName = validName(name);
         validRedirectUri(redirectUri);
-        return save(ownerId, cleanName, redirectUri, newClientId(), Secrets.randomHex(32));
+        NewCredentials created = save(ownerId, cleanName, redirectUri, newClientId(), Secrets.randomHex(32));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_CREATED, created.clientId()));
+        return created;
     }
 
     /** The demo application of decisions §9, with its publicly known id and secret. */
@@ -67,6 +73,7 @@ public class ClientService {
         return clients.findByClientId(clientId).filter(c -> !c.isRevoked()).map(client -> {
             String secret = Secrets.randomHex(32);
             client.rotateSecret(Secrets.sha256Hex(secret), clock.instant());
+            events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_SECRET_ROTATED, client.getClientId()));
             return new NewCredentials(client.getClientId(), secret, client.getName(), client.getRedirectUri());
         });
     }
@@ -81,7 +88,9 @@ public class ClientService {
     public boolean revoke(String clientId) {
         Optional<OAuthClient> client = clients.findByClientId(clientId);
         client.ifPresent(c -> {
-            c.revoke(clock.instant());
+            if (c.revoke(clock.instant())) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_REVOKED, c.getClientId()));
+            }
             tokens.revokeByClient(c.getClientId());
         });
         return client.isPresent();

@@ -5,9 +5,12 @@ import java.io.IOException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.authentication.AuthenticationFailureHandler;
 import org.springframework.web.util.UriComponentsBuilder;
+
+import com.example.identity.audit.AuditEvent;
 
 /**
  * After a failed login: back to the form with the generic message and the same {@code redirect}, with
@@ -16,15 +19,28 @@ import org.springframework.web.util.UriComponentsBuilder;
 public class LoginFailureHandler implements AuthenticationFailureHandler {
 
     private final LoginThrottle throttle;
+    private final ApplicationEventPublisher events;
 
-    public LoginFailureHandler(LoginThrottle throttle) {
+    public LoginFailureHandler(LoginThrottle throttle, ApplicationEventPublisher events) {
         this.throttle = throttle;
+        this.events = events;
+    }
+
+    /**
+     * The address typed in the form, for the audit line, only when it looks like one: people sometimes
+     * type their password in the e-mail field, and a password must never reach the trail.
+     */
+    static String attemptedAccount(String username) {
+        return username != null && username.length() <= 254 && username.matches("[^@\\s]+@[^@\\s]+")
+                ? username.strip() : "(no es un correo)";
     }
 
     @Override
     public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
             AuthenticationException exception) throws IOException {
         throttle.recordFailure(request.getParameter("username"), request.getRemoteAddr());
+        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null,
+                attemptedAccount(request.getParameter("username"))));
         var target = UriComponentsBuilder.fromPath("/login/").queryParam("error", "1");
         String redirect = LocalRedirect.orNull(request.getParameter("redirect"));
         if (redirect != null) {

@@ -5,10 +5,12 @@ import java.io.IOException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.web.authentication.AuthenticationSuccessHandler;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.audit.AuditEvent;
 
 /**
  * After a successful login: 302 to {@code redirect} when it is a local path, else to the dashboard for
@@ -20,15 +22,18 @@ public class LoginSuccessHandler implements AuthenticationSuccessHandler {
     static final String DASHBOARD = "/dashboard/developer.php";
 
     private final LoginThrottle throttle;
+    private final ApplicationEventPublisher events;
 
-    public LoginSuccessHandler(LoginThrottle throttle) {
+    public LoginSuccessHandler(LoginThrottle throttle, ApplicationEventPublisher events) {
         this.throttle = throttle;
+        this.events = events;
     }
 
     @Override
     public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
             Authentication authentication) throws IOException {
         throttle.recordSuccess(request.getParameter("username"));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, authentication.getName()));
         String target = LocalRedirect.orNull(request.getParameter("redirect"));
         if (target == null) {
             boolean developer = authentication.getPrincipal() instanceof AccountPrincipal p && p.rol().isDeveloper();

@@ -7,8 +7,11 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UriComponentsBuilder;
+
+import com.example.identity.audit.AuditEvent;
 
 /**
  * Runs before the password is checked: a throttled attempt goes back to the form with "try later",
@@ -17,9 +20,11 @@ import org.springframework.web.util.UriComponentsBuilder;
 public class LoginThrottleFilter extends OncePerRequestFilter {
 
     private final LoginThrottle throttle;
+    private final ApplicationEventPublisher events;
 
-    public LoginThrottleFilter(LoginThrottle throttle) {
+    public LoginThrottleFilter(LoginThrottle throttle, ApplicationEventPublisher events) {
         this.throttle = throttle;
+        this.events = events;
     }
 
     @Override
@@ -32,6 +37,8 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (throttle.isBlocked(request.getParameter("username"), request.getRemoteAddr())) {
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null,
+                    LoginFailureHandler.attemptedAccount(request.getParameter("username"))));
             var target = UriComponentsBuilder.fromPath("/login/").queryParam("bloqueado", "1");
             String redirect = LocalRedirect.orNull(request.getParameter("redirect"));
             if (redirect != null) {

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.Base64;
 import java.util.Map;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
@@ -27,6 +28,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
+import com.example.identity.audit.AuditEvent;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.token.ApiTokenService;
 
@@ -50,10 +52,11 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
     private final AccountService accounts;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
 
     AuthorizationCodeExchange(DatabaseAuthorizationService authorizations,
             OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, ApiTokenService tokens,
-            AccountService accounts, TransactionTemplate transactions, Clock clock) {
+            AccountService accounts, TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
         this.authorizations = authorizations;
         this.tokenGenerator = tokenGenerator;
         this.signingKeys = signingKeys;
@@ -61,6 +64,7 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
         this.accounts = accounts;
         this.transactions = transactions;
         this.clock = clock;
+        this.events = events;
     }
 
     @Override
@@ -99,8 +103,7 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
     /** A second use is refused, and every token issued from that code is revoked (RFC 6749 §4.1.2). */
     void usedCheck(AuthorizationRecord record) {
         if (record.isUsed()) {
-            tokens.revokeByAuthorization(record.id());
-            throw TokenError.CODE_ALREADY_USED.exception();
+            reuseDetected(record);
         }
     }
 
@@ -157,8 +160,7 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
             return (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
         });
         if (accessToken == null) {
-            tokens.revokeByAuthorization(record.id());
-            throw TokenError.CODE_ALREADY_USED.exception();
+            reuseDetected(record);
         }
 
         Map<String, Object> extra = Map.of();
@@ -170,6 +172,15 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
             extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
         }
         return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, accessToken, null, extra);
+    }
+
+    /** A replayed code: revoke what it gave, record it, refuse. */
+    private void reuseDetected(AuthorizationRecord record) {
+        int revoked = tokens.revokeByAuthorization(record.id());
+        events.publishEvent(new AuditEvent(AuditEvent.Type.CODE_REUSE_DETECTED,
+                "autorización " + record.id() + " de usuario #" + record.userId() + "; tokens revocados: " + revoked,
+                record.clientId()));
+        throw TokenError.CODE_ALREADY_USED.exception();
     }
 
     static String s256(String verifier) {

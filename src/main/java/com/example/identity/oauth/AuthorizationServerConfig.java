@@ -3,6 +3,7 @@ package com.example.identity.oauth;
 import java.time.Clock;
 import java.util.List;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -64,15 +65,15 @@ class AuthorizationServerConfig {
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, RegisteredClientRepository clients,
             DatabaseAuthorizationService authorizations, OAuth2TokenGenerator<?> tokenGenerator,
             SigningKeys signingKeys, ApiTokenService tokens, AccountService accounts, TransactionTemplate transactions,
-            Clock clock, JsonMapper json, TemplateEngine templates, SessionRegistry sessions, RateLimits limits)
-            throws Exception {
+            Clock clock, JsonMapper json, TemplateEngine templates, SessionRegistry sessions, RateLimits limits,
+            ApplicationEventPublisher events) throws Exception {
         var path = PathPatternRequestMatcher.withDefaults();
         RequestMatcher tokenEndpoint = path.matcher(TOKEN);
         RequestMatcher endpoints = new OrRequestMatcher(path.matcher(AUTHORIZE), tokenEndpoint, path.matcher(JWKS),
                 path.matcher(DISCOVERY));
         var responses = new TokenResponses(json);
         var codeExchange = new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, tokens, accounts,
-                transactions, clock);
+                transactions, clock, events);
 
         http
             .securityMatcher(endpoints)

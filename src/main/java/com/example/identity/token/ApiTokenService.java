@@ -10,10 +10,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.Caller;
+import com.example.identity.audit.AuditEvent;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -32,12 +34,14 @@ public class ApiTokenService {
 
     private final ApiTokenRepository tokens;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
     /** Per token id, when this instance may next write {@code last_used_at}: spares the database repeat UPDATEs. */
     private final ConcurrentHashMap<Long, Instant> nextTouch = new ConcurrentHashMap<>();
 
-    ApiTokenService(ApiTokenRepository tokens, Clock clock) {
+    ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events) {
         this.tokens = tokens;
         this.clock = clock;
+        this.events = events;
     }
 
     /** A token made by its owner: no expiry, valid until revoked. */
@@ -47,7 +51,13 @@ public class ApiTokenService {
         if (clean.isEmpty() || clean.length() > MAX_NAME_LENGTH) {
             throw new IllegalArgumentException("name must be 1 to " + MAX_NAME_LENGTH + " characters");
         }
-        return mint(ownerId, clean, TokenKind.PERSONAL, null, null, null, null);
+        IssuedToken issued = mint(ownerId, clean, TokenKind.PERSONAL, null, null, null, null);
+        events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_CREATED, describe(issued.token())));
+        return issued;
+    }
+
+    private static String describe(ApiToken token) {
+        return "token #" + token.getId() + " " + token.getPrefix() + "… de usuario #" + token.getUserId();
     }
 
     /** An access token of the token endpoint: belongs to the client, carries its scopes, expires after {@code ttl}. */
@@ -120,7 +130,9 @@ public class ApiTokenService {
     @Transactional
     public boolean revokeAs(Caller caller, long tokenId) {
         return tokens.findById(tokenId).filter(t -> caller.mayActOn(t.getUserId())).map(t -> {
-            t.revoke(clock.instant());
+            if (t.revoke(clock.instant())) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
+            }
             return true;
         }).orElse(false);
     }
@@ -128,7 +140,13 @@ public class ApiTokenService {
     /** Revokes one token; false when there is no such token or it was already revoked. */
     @Transactional
     public boolean revoke(long tokenId) {
-        return tokens.findById(tokenId).map(t -> t.revoke(clock.instant())).orElse(false);
+        return tokens.findById(tokenId).map(t -> {
+            boolean revoked = t.revoke(clock.instant());
+            if (revoked) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
+            }
+            return revoked;
+        }).orElse(false);
     }
 
     /** Revokes every live token issued from one authorization (code reuse, RFC 6749 §4.1.2). */

@@ -1,5 +1,6 @@
 package com.example.identity.web;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -28,8 +29,8 @@ class WebSecurityConfig {
 
     @Bean
     @Order(3)
-    SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions, LoginThrottle throttle)
-            throws Exception {
+    SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions, LoginThrottle throttle,
+            ApplicationEventPublisher events) throws Exception {
         http
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
@@ -42,8 +43,8 @@ class WebSecurityConfig {
                 .loginProcessingUrl("/login/")
                 .usernameParameter("username")
                 .passwordParameter("password")
-                .successHandler(new LoginSuccessHandler(throttle))
-                .failureHandler(new LoginFailureHandler(throttle))
+                .successHandler(new LoginSuccessHandler(throttle, events))
+                .failureHandler(new LoginFailureHandler(throttle, events))
                 .permitAll())
             .logout(logout -> logout
                 .logoutUrl("/logout")
@@ -54,7 +55,7 @@ class WebSecurityConfig {
                 .sessionRegistry(sessions)
                 .expiredUrl("/login/?expired"))
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
-            .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
+            .addFilterBefore(new LoginThrottleFilter(throttle, events), UsernamePasswordAuthenticationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(

@@ -142,6 +142,8 @@ class TokenEndpointIT extends OAuthTestBase {
         var refused = userinfo(accessToken);
         assertThat(refused.statusCode()).isEqualTo(401);
         assertThat(json(refused).get("error").asString()).isEqualTo("Token inválido o revocado");
+        assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'CODE_REUSE_DETECTED' and actor = ?",
+                Integer.class, client.clientId())).as("the reuse is in the audit trail").isOne();
     }
 
     @Test

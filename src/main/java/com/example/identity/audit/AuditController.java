@@ -1,0 +1,36 @@
+package com.example.identity.audit;
+
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/** {@code /dashboard/admin/audit.php}: the audit trail for admins (rule in the web chain), newest first, paged. */
+@Controller
+class AuditController {
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .withZone(ZoneOffset.UTC);
+
+    private final AuditTrail trail;
+
+    AuditController(AuditTrail trail) {
+        this.trail = trail;
+    }
+
+    @GetMapping("/dashboard/admin/audit.php")
+    String audit(@RequestParam(name = "pagina", defaultValue = "1") int page, Model model) {
+        var result = trail.page(Math.max(1, page) - 1);
+        model.addAttribute("rows", result.getContent().stream().map(r -> new Row(WHEN.format(r.getOccurredAt()),
+                r.getEvent().label(), r.getActor(), r.getAddress(), r.getSubject())).toList());
+        model.addAttribute("page", result.getNumber() + 1);
+        model.addAttribute("pages", Math.max(1, result.getTotalPages()));
+        return "dashboard/admin-audit";
+    }
+
+    record Row(String when, String event, String actor, String address, String subject) {
+    }
+}
