@@ -31,7 +31,7 @@ public class EndpointShapedErrorReportValve extends ErrorReportValve {
             contentType = "application/json;charset=UTF-8";
             body = "{\"ok\":false,\"error\":\"" + message + "\"}";
         }
-        else if (path.startsWith("/oauth/") || path.startsWith("/.well-known/")) {
+        else if (ErrorPages.isOAuthJson(path)) {
             contentType = "application/json;charset=UTF-8";
             body = "{\"error\":\"" + message + "\"}";
         }

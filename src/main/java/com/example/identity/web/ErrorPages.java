@@ -20,8 +20,8 @@ import org.springframework.web.servlet.ModelAndView;
 /**
  * Every error that reaches the servlet container's error dispatch (unknown paths, wrong methods,
  * malformed requests, uncaught failures) answers in the shape of the endpoint that was asked: JSON
- * {@code {"ok":false,"error":...}} under {@code /api/}, JSON {@code {"error":...}} under {@code /oauth/}, a
- * Spanish page elsewhere. Never a stack trace, an exception name or a Whitelabel page; a 500 carries
+ * {@code {"ok":false,"error":...}} under {@code /api/}, JSON {@code {"error":...}} for the token endpoint,
+ * the JWKS and discovery, a Spanish page elsewhere (the authorization endpoint included). Never a stack trace, an exception name or a Whitelabel page; a 500 carries
  * only a request id that the log line of the failure carries too.
  */
 @Controller
@@ -46,7 +46,7 @@ class ErrorPages implements ErrorController {
                     ? Map.of("ok", false, "error", message, "detail", detail(requestId))
                     : Map.of("ok", false, "error", message));
         }
-        if (path.startsWith("/oauth/") || path.startsWith("/.well-known/")) {
+        if (isOAuthJson(path)) {
             return json(status, status.is5xxServerError()
                     ? Map.of("error", message, "detail", detail(requestId))
                     : Map.of("error", message));
@@ -57,6 +57,11 @@ class ErrorPages implements ErrorController {
         page.addObject("message", message);
         page.addObject("requestId", status.is5xxServerError() ? requestId : null);
         return page;
+    }
+
+    /** The JSON endpoints under /oauth/; the authorization endpoint is a browser page. */
+    static boolean isOAuthJson(String path) {
+        return (path.startsWith("/oauth/") && !path.startsWith("/oauth/authorize.php")) || path.startsWith("/.well-known/");
     }
 
     private static ResponseEntity<Map<String, Object>> json(HttpStatus status, Map<String, Object> body) {
