@@ -29,12 +29,15 @@ public class ClientService {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final OAuthClientRepository clients;
+    private final DatabaseRegisteredClientRepository registrations;
     private final ApiTokenService tokens;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
-    ClientService(OAuthClientRepository clients, ApiTokenService tokens, Clock clock, ApplicationEventPublisher events) {
+    ClientService(OAuthClientRepository clients, DatabaseRegisteredClientRepository registrations, ApiTokenService tokens,
+            Clock clock, ApplicationEventPublisher events) {
         this.clients = clients;
+        this.registrations = registrations;
         this.tokens = tokens;
         this.clock = clock;
         this.events = events;
@@ -72,6 +75,7 @@ public class ClientService {
     public Optional<NewCredentials> rotateSecret(String clientId) {
         return clients.findByClientId(clientId).filter(c -> !c.isRevoked()).map(client -> {
             String secret = Secrets.randomHex(32);
+            registrations.evict(client.getClientId());
             client.rotateSecret(Secrets.sha256Hex(secret), clock.instant());
             events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_SECRET_ROTATED, client.getClientId()));
             return new NewCredentials(client.getClientId(), secret, client.getName(), client.getRedirectUri());
@@ -88,6 +92,7 @@ public class ClientService {
     public boolean revoke(String clientId) {
         Optional<OAuthClient> client = clients.findByClientId(clientId);
         client.ifPresent(c -> {
+            registrations.evict(c.getClientId());
             if (c.revoke(clock.instant())) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_REVOKED, c.getClientId()));
             }

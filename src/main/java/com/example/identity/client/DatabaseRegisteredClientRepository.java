@@ -16,6 +16,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.common.AfterCommit;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
  * Spring Authorization Server's view of the {@code oauth_clients} table. Every application is a
@@ -36,6 +39,17 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
 
     private final OAuthClientRepository clients;
     private final TokenSettings tokenSettings;
+    /**
+     * Known clients by client id, for the authorization and token endpoints' hot paths. Bounded; rotation
+     * and revocation on this instance evict at once, on another within {@link #CACHE_TTL}. Unknown ids
+     * are not cached.
+     */
+    private final Cache<String, RegisteredClient> cache = Caffeine.newBuilder()
+            .maximumSize(10_000)
+            .expireAfterWrite(CACHE_TTL)
+            .build();
+
+    static final java.time.Duration CACHE_TTL = java.time.Duration.ofSeconds(30);
 
     DatabaseRegisteredClientRepository(OAuthClientRepository clients, IdentityProperties properties) {
         this.clients = clients;
@@ -61,12 +75,24 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
     }
 
     @Override
-    @Transactional(readOnly = true)
     public @Nullable RegisteredClient findByClientId(String clientId) {
         if (clientId == null || clientId.isEmpty() || clientId.length() > 100) {
             return null;
         }
-        return clients.findByClientId(clientId).map(this::toRegisteredClient).orElse(null);
+        RegisteredClient cached = cache.getIfPresent(clientId);
+        if (cached != null) {
+            return cached;
+        }
+        RegisteredClient loaded = clients.findByClientId(clientId).map(this::toRegisteredClient).orElse(null);
+        if (loaded != null) {
+            cache.put(clientId, loaded);
+        }
+        return loaded;
+    }
+
+    /** Forgets a client whose secret or state is changing. */
+    void evict(String clientId) {
+        AfterCommit.nowAndAfterCompletion(() -> cache.invalidate(clientId));
     }
 
     public static boolean isRevoked(RegisteredClient client) {

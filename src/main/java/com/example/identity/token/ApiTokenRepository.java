@@ -8,13 +8,14 @@ import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
+import org.springframework.transaction.annotation.Transactional;
 
 interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
 
     /** The one query of the hot path: the token and its owner, by digest, in one round trip. */
     @Query("""
             select new com.example.identity.token.ApiTokenRepository$Row(
-                t.id, t.kind, t.clientId, t.scopes, t.expiresAt, t.revokedAt, t.lastUsedAt,
+                t.id, t.kind, t.clientId, t.scopes, t.authorizationId, t.expiresAt, t.revokedAt, t.lastUsedAt,
                 u.id, u.primerNombre, u.correo, u.rol, u.enabled)
             from ApiToken t, UserAccount u
             where t.tokenDigest = :digest and u.id = t.userId
@@ -38,11 +39,13 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     int revokeByUser(@Param("userId") long userId, @Param("now") Instant now);
 
     /** Records a use at most once per {@code cutoff} window: no write when the stored time is recent. */
+    @Transactional
     @Modifying
     @Query("update ApiToken t set t.lastUsedAt = :now where t.id = :id and (t.lastUsedAt is null or t.lastUsedAt < :cutoff)")
     int touch(@Param("id") long id, @Param("now") Instant now, @Param("cutoff") Instant cutoff);
 
-    record Row(long tokenId, TokenKind kind, String clientId, String scopes, Instant expiresAt, Instant revokedAt,
+    record Row(long tokenId, TokenKind kind, String clientId, String scopes, String authorizationId, Instant expiresAt,
+            Instant revokedAt,
             Instant lastUsedAt, long userId, String primerNombre, String correo, com.example.identity.account.Role rol,
             boolean enabled) {
     }

@@ -9,11 +9,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+import org.springframework.context.event.EventListener;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.account.AccountChanged;
+import com.example.identity.common.AfterCommit;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.crypto.Secrets;
@@ -37,6 +45,20 @@ public class ApiTokenService {
     private final ApplicationEventPublisher events;
     /** Per token id, when this instance may next write {@code last_used_at}: spares the database repeat UPDATEs. */
     private final ConcurrentHashMap<Long, Instant> nextTouch = new ConcurrentHashMap<>();
+    /**
+     * Valid tokens by digest. Bounded in size and age: a revocation on this instance evicts at once; on
+     * another instance it is seen within {@link #CACHE_TTL}.
+     */
+    private final Cache<String, Cached> valid = Caffeine.newBuilder()
+            .maximumSize(100_000)
+            .expireAfterWrite(CACHE_TTL)
+            .build();
+
+    /** How long another instance's revocation may take to be seen here. */
+    static final Duration CACHE_TTL = Duration.ofSeconds(30);
+
+    private record Cached(TokenOwner owner, Instant expiresAt, Instant lastUsedAt) {
+    }
 
     ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events) {
         this.tokens = tokens;
@@ -80,39 +102,67 @@ public class ApiTokenService {
     /**
      * The owner of a presented token when it is valid: a known digest, not revoked, not expired, and an
      * owner whose account is enabled. Anything that is not 64 lowercase hex characters is refused
-     * without touching the database. This is the busiest path of the service: one indexed query.
+     * without touching the database. This is the busiest path of the service: a hit in the bounded
+     * cache costs one SHA-256 and a map lookup; a miss one indexed query joining the owner. Invalid
+     * tokens are never cached (they are rate-limited instead).
      */
-    @Transactional
     public Optional<TokenOwner> authenticate(String presentedToken) {
         if (!isWellFormed(presentedToken)) {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        // A bounded cache of digest -> owner would go here, invalidated on revoke (performance issue).
-        return tokens.findValidationRow(Secrets.sha256Hex(presentedToken))
-                .filter(row -> row.revokedAt() == null)
-                .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
-                .filter(ApiTokenRepository.Row::enabled)
-                .map(row -> {
-                    recordUse(row, now);
-                    return new TokenOwner(row.tokenId(), row.userId(), row.primerNombre(), row.correo(), row.rol(),
-                            row.kind(), row.clientId(), scopes(row.scopes()));
-                });
+        String digest = Secrets.sha256Hex(presentedToken);
+        Cached cached = valid.getIfPresent(digest);
+        if (cached == null) {
+            cached = tokens.findValidationRow(digest)
+                    .filter(row -> row.revokedAt() == null)
+                    .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
+                    .filter(ApiTokenRepository.Row::enabled)
+                    .map(row -> new Cached(new TokenOwner(row.tokenId(), row.userId(), row.primerNombre(), row.correo(),
+                            row.rol(), row.kind(), row.clientId(), scopes(row.scopes()), row.authorizationId()),
+                            row.expiresAt(), row.lastUsedAt()))
+                    .orElse(null);
+            if (cached == null) {
+                return Optional.empty();
+            }
+            valid.put(digest, cached);
+        }
+        if (cached.expiresAt() != null && !cached.expiresAt().isAfter(now)) {
+            valid.invalidate(digest);
+            return Optional.empty();
+        }
+        recordUse(cached, now);
+        return Optional.of(cached.owner());
     }
 
-    private void recordUse(ApiTokenRepository.Row row, Instant now) {
-        if (row.lastUsedAt() != null && row.lastUsedAt().isAfter(now.minus(LAST_USED_RESOLUTION))) {
-            return;
-        }
-        Instant next = nextTouch.get(row.tokenId());
+    private void recordUse(Cached cached, Instant now) {
+        long id = cached.owner().tokenId();
+        Instant next = nextTouch.get(id);
         if (next != null && next.isAfter(now)) {
             return;
         }
-        nextTouch.put(row.tokenId(), now.plus(LAST_USED_RESOLUTION));
-        tokens.touch(row.tokenId(), now, now.minus(LAST_USED_RESOLUTION));
+        nextTouch.put(id, now.plus(LAST_USED_RESOLUTION));
+        if (next == null && cached.lastUsedAt() != null && cached.lastUsedAt().isAfter(now.minus(LAST_USED_RESOLUTION))) {
+            return; // written within the minute, by this instance before a restart or by another one
+        }
+        tokens.touch(id, now, now.minus(LAST_USED_RESOLUTION));
         if (nextTouch.size() > 100_000) {
             nextTouch.entrySet().removeIf(e -> e.getValue().isBefore(now));
         }
+    }
+
+    /**
+     * Forgets cached tokens matching {@code which}, now and again once the current transaction commits,
+     * so that no request can put back what a revocation is about to change.
+     */
+    void evict(Predicate<TokenOwner> which) {
+        AfterCommit.nowAndAfterCompletion(() -> valid.asMap().values().removeIf(c -> which.test(c.owner())));
+    }
+
+    /** An account disabled or changed role: its tokens must be looked up again. */
+    @EventListener
+    void onAccountChanged(AccountChanged event) {
+        evict(owner -> owner.userId() == event.userId());
     }
 
     /** The tokens {@code caller} may see: their own, or every token for an admin; newest first. */
@@ -130,6 +180,7 @@ public class ApiTokenService {
     @Transactional
     public boolean revokeAs(Caller caller, long tokenId) {
         return tokens.findById(tokenId).filter(t -> caller.mayActOn(t.getUserId())).map(t -> {
+            evict(owner -> owner.tokenId() == tokenId);
             if (t.revoke(clock.instant())) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
             }
@@ -141,6 +192,7 @@ public class ApiTokenService {
     @Transactional
     public boolean revoke(long tokenId) {
         return tokens.findById(tokenId).map(t -> {
+            evict(owner -> owner.tokenId() == tokenId);
             boolean revoked = t.revoke(clock.instant());
             if (revoked) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
@@ -152,18 +204,21 @@ public class ApiTokenService {
     /** Revokes every live token issued from one authorization (code reuse, RFC 6749 §4.1.2). */
     @Transactional
     public int revokeByAuthorization(String authorizationId) {
+        evict(owner -> authorizationId.equals(owner.authorizationId()));
         return tokens.revokeByAuthorization(authorizationId, clock.instant());
     }
 
     /** Revokes every live token issued to one OAuth client (the client was revoked). */
     @Transactional
     public int revokeByClient(String clientId) {
+        evict(owner -> clientId.equals(owner.clientId()));
         return tokens.revokeByClient(clientId, clock.instant());
     }
 
     /** Revokes every live token of one user. */
     @Transactional
     public int revokeByOwner(long userId) {
+        evict(owner -> owner.userId() == userId);
         return tokens.revokeByUser(userId, clock.instant());
     }
 

@@ -138,8 +138,6 @@ class BearerApiIT {
         var owner = newUser(Role.USER, "Eli");
         var issued = tokens.issueForClient(owner.getId(), "demo-app", Set.of("openid"), "authz-" + UUID.randomUUID(),
                 Duration.ofHours(1));
-        assertThat(userinfo("Authorization", "Bearer " + issued.value()).statusCode()).isEqualTo(200);
-
         jdbc.update("update api_tokens set expires_at = ? where id = ?", Timestamp.from(Instant.now().minusSeconds(1)),
                 issued.token().getId());
 
@@ -147,10 +145,27 @@ class BearerApiIT {
     }
 
     @Test
-    void tokenOfDisabledUserIsRefused() {
+    void aTokenThatExpiresWhileCachedIsRefusedAtItsExpiry() throws InterruptedException {
+        var owner = newUser(Role.USER, "Cache");
+        var issued = tokens.issueForClient(owner.getId(), "demo-app", Set.of("openid"), "authz-" + UUID.randomUUID(),
+                Duration.ofHours(1));
+        jdbc.update("update api_tokens set expires_at = ? where id = ?", Timestamp.from(Instant.now().plusMillis(1500)),
+                issued.token().getId());
+        assertThat(userinfo("Authorization", "Bearer " + issued.value()).statusCode()).isEqualTo(200);
+
+        Thread.sleep(1600);
+
+        assertApiError(userinfo("Authorization", "Bearer " + issued.value()), 401, "Token inválido o revocado");
+    }
+
+    @Test
+    void tokenOfDisabledUserIsRefusedAtOnce() {
         var owner = newUser(Role.DEVELOPER_API, "Dis");
         String token = tokens.createPersonal(owner.getId(), "t").value();
-        jdbc.update("update users set enabled = false where id = ?", owner.getId());
+        assertThat(userinfo("Authorization", "Bearer " + token).statusCode()).isEqualTo(200);
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+
+        accounts.disable(new com.example.identity.account.Caller(admin, true), owner.getId());
 
         assertApiError(userinfo("Authorization", "Bearer " + token), 401, "Token inválido o revocado");
     }
