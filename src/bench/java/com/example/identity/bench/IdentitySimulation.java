@@ -1,0 +1,214 @@
+package com.example.identity.bench;
+
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.css;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.group;
+import static io.gatling.javaapi.core.CoreDsl.jsonPath;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.flushCookieJar;
+import static io.gatling.javaapi.http.HttpDsl.header;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.SignedJWT;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Simulation;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+
+/**
+ * The three scenarios of the performance issue, one after the other, each for {@code bench.seconds}:
+ * <ul>
+ * <li>{@code userinfo}: 16 users call {@code /api/userinfo.php} with 50 rotating access tokens obtained
+ * through real logins and code flows;</li>
+ * <li>{@code sso-code}: 16 logged-in users run authorize → code → token ({@code openid email profile},
+ * a nonce) and verify the id_token against the JWKS (RS256, iss, aud, nonce, exp);</li>
+ * <li>{@code password-login}: 8 users from no session: authorize → login form → POST → authorize →
+ * code → token → id_token check. Argon2id dominates it.</li>
+ * </ul>
+ * Users {@code bench001..bench050@example.com} and the client {@code bench-app} come from the service's
+ * {@code bench} profile. All traffic goes to {@code bench.url} (127.0.0.1).
+ */
+public class IdentitySimulation extends Simulation {
+
+    static final String BASE = System.getProperty("bench.url", "http://127.0.0.1:8088");
+    static final int SECONDS = Integer.getInteger("bench.seconds", 30);
+    static final String CLIENT_ID = "bench-app";
+    static final String CLIENT_SECRET = "bench-secret";
+    static final String REDIRECT_URI = "http://127.0.0.1:9999/callback";
+    static final String PASSWORD = "bench-password-123";
+    static final String SCOPE = "openid email profile";
+    static final Pattern CODE = Pattern.compile("[?&]code=([^&]+)");
+
+    final JWKSet jwks = fetchJwks();
+    final List<String> accessTokens = obtainAccessTokens(50);
+    final AtomicInteger nextUser = new AtomicInteger();
+
+    HttpProtocolBuilder protocol = http.baseUrl(BASE).disableFollowRedirect().disableUrlEncoding()
+            .acceptHeader("*/*").shareConnections();
+
+    Iterator<Map<String, Object>> userFeeder() {
+        return Stream.generate(() -> Map.<String, Object>of("username",
+                "bench%03d@example.com".formatted(nextUser.getAndIncrement() % 50 + 1))).iterator();
+    }
+
+    static String authorizePath(String nonce) {
+        return "/oauth/authorize.php?response_type=code&client_id=" + CLIENT_ID + "&redirect_uri="
+                + URLEncoder.encode(REDIRECT_URI, StandardCharsets.UTF_8) + "&scope=openid%20email%20profile&state=st-"
+                + nonce + "&nonce=" + nonce;
+    }
+
+    /** The id_token checks a relying party makes (specification §4.8). */
+    boolean verify(String idToken, String nonce) {
+        try {
+            SignedJWT jwt = SignedJWT.parse(idToken);
+            RSAKey key = (RSAKey) jwks.getKeyByKeyId(jwt.getHeader().getKeyID());
+            var claims = jwt.getJWTClaimsSet();
+            return key != null && "RS256".equals(jwt.getHeader().getAlgorithm().getName())
+                    && jwt.verify(new RSASSAVerifier(key)) && BASE.equals(claims.getIssuer())
+                    && claims.getAudience().contains(CLIENT_ID) && nonce.equals(claims.getStringClaim("nonce"))
+                    && claims.getExpirationTime().after(new Date());
+        }
+        catch (Exception e) {
+            return false;
+        }
+    }
+
+    ChainBuilder codeForToken = exec(session -> {
+        Matcher m = CODE.matcher(session.getString("location"));
+        return m.find() ? session.set("code", URLDecoder.decode(m.group(1), StandardCharsets.UTF_8)) : session.markAsFailed();
+    }).exec(http("token").post("/oauth/token.php")
+            .formParam("grant_type", "authorization_code")
+            .formParam("code", "#{code}")
+            .formParam("redirect_uri", REDIRECT_URI)
+            .formParam("client_id", CLIENT_ID)
+            .formParam("client_secret", CLIENT_SECRET)
+            .check(status().is(200))
+            .check(jsonPath("$.id_token").transformWithSession((idToken, session) -> verify(idToken, session.getString("nonce")))
+                    .is(true)));
+
+    ScenarioBuilder userinfo = scenario("userinfo")
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    exec(session -> session.set("token", accessTokens.get(Math.floorMod(
+                            (int) (System.nanoTime() ^ session.userId()), accessTokens.size()))))
+                            .exec(http("userinfo").get("/api/userinfo.php").header("Authorization", "Bearer #{token}")
+                                    .check(status().is(200))));
+
+    ScenarioBuilder ssoCode = scenario("sso-code")
+            .feed(userFeeder())
+            .exec(http("sso login page").get("/login/").check(css("input[name=_csrf]", "value").saveAs("csrf")))
+            .exec(http("sso login").post("/login/").formParam("username", "#{username}").formParam("password", PASSWORD)
+                    .formParam("_csrf", "#{csrf}").check(status().is(302)))
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    group("sso-code").on(
+                            exec(session -> session.set("nonce", UUID.randomUUID().toString()))
+                                    .exec(http("sso authorize").get(session -> authorizePath(session.getString("nonce")))
+                                            .check(status().is(302), header("Location").saveAs("location")))
+                                    .exec(codeForToken)));
+
+    ScenarioBuilder passwordLogin = scenario("password-login")
+            .feed(userFeeder())
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    group("password-login").on(
+                            exec(flushCookieJar())
+                                    .exec(session -> session.set("nonce", UUID.randomUUID().toString()))
+                                    .exec(http("pl authorize").get(session -> authorizePath(session.getString("nonce")))
+                                            .check(status().is(302), header("Location").saveAs("loginUrl")))
+                                    .exec(http("pl login page").get("#{loginUrl}")
+                                            .check(status().is(200), css("input[name=_csrf]", "value").saveAs("csrf"),
+                                                    css("input[name=redirect]", "value").saveAs("back")))
+                                    .exec(http("pl login").post("/login/").formParam("username", "#{username}")
+                                            .formParam("password", PASSWORD).formParam("_csrf", "#{csrf}")
+                                            .formParam("redirect", "#{back}")
+                                            .check(status().is(302), header("Location").saveAs("backTo")))
+                                    .exec(http("pl authorize again").get("#{backTo}")
+                                            .check(status().is(302), header("Location").saveAs("location")))
+                                    .exec(codeForToken)));
+
+    {
+        setUp(userinfo.injectOpen(atOnceUsers(16))
+                .andThen(ssoCode.injectOpen(atOnceUsers(16)))
+                .andThen(passwordLogin.injectOpen(atOnceUsers(8))))
+                .protocols(protocol)
+                .assertions(global().failedRequests().count().is(0L));
+    }
+
+    // ---- set-up over plain HTTP, before the load ----
+
+    static JWKSet fetchJwks() {
+        try {
+            return JWKSet.parse(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(BASE + "/oauth/jwks.json"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body());
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("cannot read the JWKS at " + BASE, e);
+        }
+    }
+
+    /** Access tokens through real logins and code flows, one per benchmark user. */
+    static List<String> obtainAccessTokens(int count) {
+        List<String> tokens = new ArrayList<>();
+        Pattern csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
+        Pattern accessToken = Pattern.compile("\"access_token\":\"([0-9a-f]{64})\"");
+        try {
+            for (int i = 1; i <= count; i++) {
+                var http = HttpClient.newBuilder().cookieHandler(new CookieManager())
+                        .followRedirects(HttpClient.Redirect.NEVER).build();
+                Matcher m = csrf.matcher(get(http, "/login/").body());
+                m.find();
+                post(http, "/login/", "username=" + URLEncoder.encode("bench%03d@example.com".formatted(i), StandardCharsets.UTF_8)
+                        + "&password=" + PASSWORD + "&_csrf=" + URLEncoder.encode(m.group(1), StandardCharsets.UTF_8));
+                String location = get(http, authorizePath("setup")).headers().firstValue("Location").orElseThrow();
+                Matcher code = CODE.matcher(location);
+                code.find();
+                var response = post(HttpClient.newHttpClient(), "/oauth/token.php", "grant_type=authorization_code&code="
+                        + code.group(1) + "&redirect_uri=" + URLEncoder.encode(REDIRECT_URI, StandardCharsets.UTF_8)
+                        + "&client_id=" + CLIENT_ID + "&client_secret=" + CLIENT_SECRET);
+                Matcher token = accessToken.matcher(response.body());
+                if (!token.find()) {
+                    throw new IllegalStateException("no access token for bench user " + i + ": " + response.statusCode());
+                }
+                tokens.add(token.group(1));
+            }
+            return tokens;
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("cannot obtain the benchmark's access tokens from " + BASE, e);
+        }
+    }
+
+    static HttpResponse<String> get(HttpClient http, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(BASE + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpResponse<String> post(HttpClient http, String path, String form) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(BASE + path)).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

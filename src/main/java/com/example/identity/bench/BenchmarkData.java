@@ -1,0 +1,52 @@
+package com.example.identity.bench;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.context.annotation.Profile;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.account.Role;
+import com.example.identity.client.ClientService;
+
+/**
+ * Only with the {@code bench} profile ({@code .ci/bench}): fifty benchmark users
+ * {@code bench001..bench050@example.com} with password {@value #PASSWORD} and the application
+ * {@code bench-app} / {@code bench-secret} with redirect URI {@value #REDIRECT_URI}, on an empty
+ * benchmark database. Never active otherwise.
+ */
+@Component
+@Profile("bench")
+@Order(10)
+class BenchmarkData implements ApplicationRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(BenchmarkData.class);
+    static final String PASSWORD = "bench-password-123";
+    static final String REDIRECT_URI = "http://127.0.0.1:9999/callback";
+
+    private final AccountService accounts;
+    private final ClientService clients;
+
+    BenchmarkData(AccountService accounts, ClientService clients) {
+        this.accounts = accounts;
+        this.clients = clients;
+    }
+
+    @Override
+    public void run(ApplicationArguments args) {
+        if (accounts.findByEmail("bench001@example.com").isPresent()) {
+            return;
+        }
+        long owner = accounts.findByEmail("dev@example.com")
+                .orElseGet(() -> accounts.create("Diego", "dev@example.com", "dev-demo-password", Role.DEVELOPER_API))
+                .getId();
+        for (int i = 1; i <= 50; i++) {
+            accounts.create("Bench " + i, "bench%03d@example.com".formatted(i), PASSWORD, Role.USER);
+        }
+        clients.registerBenchmark(owner, "Benchmark", REDIRECT_URI, "bench-app", "bench-secret");
+        log.warn("BENCHMARK DATA: created bench001..bench050@example.com and the application bench-app (bench profile)");
+    }
+}
