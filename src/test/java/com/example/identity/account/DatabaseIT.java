@@ -54,7 +54,7 @@ class DatabaseIT {
         assertThat(dev.getRol()).isEqualTo(Role.DEVELOPER_API);
         assertThat(user.getPrimerNombre()).isEqualTo("Lucía");
         assertThat(user.getRol()).isEqualTo(Role.USER);
-        assertThat(dev.getPasswordHash()).startsWith("{argon2}$argon2id$v=19$m=19456,t=2,p=1$");
+        assertThat(dev.getPasswordHash()).startsWith("{argon2}$argon2id$v=19$m=12288,t=3,p=1$");
         assertThat(passwordEncoder.matches("dev-demo-password", dev.getPasswordHash())).isTrue();
         assertThat(jdbc.queryForObject("select rol from users where correo = 'dev@example.com'", String.class))
                 .isEqualTo("developer_api");

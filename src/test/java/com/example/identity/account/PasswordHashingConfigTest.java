@@ -1,0 +1,21 @@
+package com.example.identity.account;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.security.crypto.argon2.Argon2PasswordEncoder;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+
+class PasswordHashingConfigTest {
+
+    @Test
+    void newHashesAreArgon2idAtTheConfiguredSettingAndOlderHashesStillVerify() {
+        var encoder = new PasswordHashingConfig().passwordEncoder();
+
+        assertThat(encoder.encode("a password")).startsWith("{argon2}$argon2id$v=19$m=12288,t=3,p=1$");
+        String older = "{argon2}" + new Argon2PasswordEncoder(16, 32, 1, 19 * 1024, 2).encode("a password");
+        assertThat(encoder.matches("a password", older)).isTrue();
+        assertThat(encoder.matches("another", older)).isFalse();
+        assertThat(encoder.matches("a password", "{bcrypt}" + new BCryptPasswordEncoder().encode("a password"))).isTrue();
+    }
+}
