@@ -30,7 +30,7 @@ import com.example.identity.web.RateLimitFilter;
 import com.example.identity.web.RateLimits;
 
 /**
- * Chain 2 of 3, matches {@code /api/**}: the games' bearer API and the JSON routes for developers. A
+ * Chain 2b, matches the rest of {@code /api/**}: token creation and the JSON routes for developers. A
  * request is authenticated either by {@code Authorization: Bearer} (see {@link BearerTokenFilter}), or by
  * the browser session of the web chain, whose POSTs then need the CSRF token ({@code _csrf} or
  * {@code X-CSRF-TOKEN}). Every refusal is JSON in the {@code {"ok":false,"error":...}} shape; no page,
@@ -43,8 +43,34 @@ class ApiSecurityConfig {
     static final String DENIED = "Permiso denegado";
     static final String BAD_CSRF = "Token CSRF inválido";
 
+    /**
+     * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the rate limit
+     * and the bearer filter. No session is read or created, no CSRF (a GET), no anonymous user; the
+     * controller answers {@code Falta token Bearer} itself when no token came.
+     */
     @Bean
     @Order(2)
+    SecurityFilterChain userinfoSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, RateLimits limits)
+            throws Exception {
+        var requestContexts = new RequestAttributeSecurityContextRepository();
+        http
+            .securityMatcher("/api/userinfo.php")
+            .securityContext(context -> context.securityContextRepository(requestContexts))
+            .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+            .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
+            .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
+            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
+            .csrf(csrf -> csrf.disable())
+            .anonymous(anonymous -> anonymous.disable())
+            .requestCache(cache -> cache.disable())
+            .formLogin(form -> form.disable())
+            .httpBasic(basic -> basic.disable())
+            .logout(logout -> logout.disable());
+        return http.build();
+    }
+
+    @Bean
+    @Order(3)
     SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, SessionRegistry sessions,
             RateLimits limits) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
@@ -54,8 +80,6 @@ class ApiSecurityConfig {
             .securityContext(context -> context.securityContextRepository(
                     new DelegatingSecurityContextRepository(requestContexts, new HttpSessionSecurityContextRepository())))
             .authorizeHttpRequests(authorize -> authorize
-                // checks its own caller: a bearer token and nothing else (UserInfoController)
-                .requestMatchers("/api/userinfo.php").permitAll()
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
             .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)

@@ -20,7 +20,7 @@ import com.example.identity.login.LoginThrottleFilter;
 import com.example.identity.login.PasswordChangeGate;
 
 /**
- * Chain 3 of 3, matches everything the other two chains do not: the pages people use in a browser
+ * The last chain, matches everything the others do not: the pages people use in a browser
  * ({@code /}, {@code /login/}, {@code /dashboard/**}), their static files and the error page. Form
  * login with a session and CSRF protection on every form.
  */
@@ -28,7 +28,7 @@ import com.example.identity.login.PasswordChangeGate;
 class WebSecurityConfig {
 
     @Bean
-    @Order(3)
+    @Order(4)
     SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions, LoginThrottle throttle,
             ApplicationEventPublisher events) throws Exception {
         http
