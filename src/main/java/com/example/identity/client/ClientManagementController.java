@@ -7,8 +7,6 @@ import java.util.Map;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,8 +26,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 @RestController
 class ClientManagementController {
 
-    private static final MediaType JSON = MediaType.parseMediaType(ApiJson.CONTENT_TYPE);
-
     private final ClientService clients;
 
     ClientManagementController(ClientService clients) {
@@ -42,7 +38,7 @@ class ClientManagementController {
         if (caller == null) {
             return null;
         }
-        return ok(new ClientList(true, clients.visibleTo(caller).stream().map(ClientView::of).toList()));
+        return ApiJson.ok(new ClientList(true, clients.visibleTo(caller).stream().map(ClientView::of).toList()));
     }
 
     @PostMapping("/api/clients/create.php")
@@ -61,7 +57,7 @@ class ClientManagementController {
         }
         try {
             var created = clients.register(caller.userId(), name, redirectUri);
-            return ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
+            return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
                     created.redirectUri())));
         }
         catch (ClientService.InvalidRegistrationException e) {
@@ -86,7 +82,7 @@ class ClientManagementController {
             ApiJson.error(response, HttpServletResponse.SC_NOT_FOUND, "Aplicación no encontrada");
             return null;
         }
-        return ok(Map.of("ok", true));
+        return ApiJson.ok(Map.of("ok", true));
     }
 
     private static Caller caller(Authentication authentication, HttpServletResponse response) throws IOException {
@@ -104,10 +100,6 @@ class ClientManagementController {
             return "";
         }
         return values.length == 1 ? values[0] : null;
-    }
-
-    private static ResponseEntity<Object> ok(Object body) {
-        return ResponseEntity.ok().contentType(JSON).header(HttpHeaders.CACHE_CONTROL, "no-store").body(body);
     }
 
     record ClientList(boolean ok, List<ClientView> clients) {

@@ -8,8 +8,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LocalRedirect {
 
-    /** Longest {@code redirect} value carried along; an authorization request fits easily. */
-    public static final int MAX_LENGTH = 2048;
+    /**
+     * Longest {@code redirect} value carried along: an authorization request with the longest
+     * redirect URI (2000), state (1024) and nonce (512) the server accepts, percent-encoded, fits.
+     */
+    public static final int MAX_LENGTH = 8192;
 
     private LocalRedirect() {
     }
@@ -33,6 +36,22 @@ public final class LocalRedirect {
             }
         }
         return true;
+    }
+
+    /**
+     * {@code path?flag=1&redirect=<redirect, percent-encoded>}: the way to a page that will send the user
+     * on to {@code redirect} afterwards. The flag is left out when null, the redirect when it is not a
+     * local path.
+     */
+    public static String pageWithRedirect(String path, @Nullable String flag, @Nullable String redirect) {
+        var target = org.springframework.web.util.UriComponentsBuilder.fromPath(path);
+        if (flag != null) {
+            target.queryParam(flag, "1");
+        }
+        if (!isLocalPath(redirect)) {
+            return target.build().toUriString();
+        }
+        return target.queryParam("redirect", "{redirect}").encode().buildAndExpand(redirect).toUriString();
     }
 
     /** {@code redirect} when it is a local path, else {@code null}. */

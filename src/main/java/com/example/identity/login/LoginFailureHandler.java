@@ -8,7 +8,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.authentication.AuthenticationFailureHandler;
-import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.audit.AuditEvent;
 
@@ -41,13 +40,7 @@ public class LoginFailureHandler implements AuthenticationFailureHandler {
         throttle.recordFailure(request.getParameter("username"), request.getRemoteAddr());
         events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null,
                 attemptedAccount(request.getParameter("username"))));
-        var target = UriComponentsBuilder.fromPath("/login/").queryParam("error", "1");
-        String redirect = LocalRedirect.orNull(request.getParameter("redirect"));
-        if (redirect != null) {
-            target.queryParam("redirect", "{redirect}");
-            response.sendRedirect(request.getContextPath() + target.encode().buildAndExpand(redirect).toUriString());
-        } else {
-            response.sendRedirect(request.getContextPath() + target.build().toUriString());
-        }
+        response.sendRedirect(request.getContextPath()
+                + LocalRedirect.pageWithRedirect("/login/", "error", request.getParameter("redirect")));
     }
 }

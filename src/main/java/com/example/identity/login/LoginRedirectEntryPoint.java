@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * Sends a visitor without a session to {@code /login/?redirect=<URL-encoded path and query of this
@@ -22,11 +21,6 @@ public class LoginRedirectEntryPoint implements AuthenticationEntryPoint {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         String query = request.getQueryString();
         String back = query == null ? path : path + "?" + query;
-        String target = UriComponentsBuilder.fromPath("/login/")
-                .queryParam("redirect", "{redirect}")
-                .encode()
-                .buildAndExpand(back)
-                .toUriString();
-        response.sendRedirect(request.getContextPath() + target);
+        response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect("/login/", null, back));
     }
 }

@@ -9,7 +9,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.web.filter.OncePerRequestFilter;
-import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.audit.AuditEvent;
 
@@ -39,15 +38,8 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
         if (throttle.isBlocked(request.getParameter("username"), request.getRemoteAddr())) {
             events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null,
                     LoginFailureHandler.attemptedAccount(request.getParameter("username"))));
-            var target = UriComponentsBuilder.fromPath("/login/").queryParam("bloqueado", "1");
-            String redirect = LocalRedirect.orNull(request.getParameter("redirect"));
-            if (redirect != null) {
-                target.queryParam("redirect", "{redirect}");
-                response.sendRedirect(request.getContextPath() + target.encode().buildAndExpand(redirect).toUriString());
-            }
-            else {
-                response.sendRedirect(request.getContextPath() + target.build().toUriString());
-            }
+            response.sendRedirect(request.getContextPath()
+                    + LocalRedirect.pageWithRedirect("/login/", "bloqueado", request.getParameter("redirect")));
             return;
         }
         chain.doFilter(request, response);

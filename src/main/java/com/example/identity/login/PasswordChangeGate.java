@@ -11,7 +11,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
-import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.account.AccountPrincipal;
 
@@ -31,16 +30,9 @@ public class PasswordChangeGate extends OncePerRequestFilter {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         if (auth != null && auth.getPrincipal() instanceof AccountPrincipal user && user.passwordChangeRequired()
                 && !OPEN.contains(path) && !path.startsWith("/css/") && !path.startsWith("/js/")) {
-            var target = UriComponentsBuilder.fromPath(PasswordChangeController.PATH);
-            String query = request.getQueryString();
-            String back = query == null ? path : path + "?" + query;
-            if ("GET".equals(request.getMethod()) && LocalRedirect.isLocalPath(back)) {
-                target.queryParam("redirect", "{back}");
-                response.sendRedirect(request.getContextPath() + target.encode().buildAndExpand(back).toUriString());
-            }
-            else {
-                response.sendRedirect(request.getContextPath() + target.build().toUriString());
-            }
+            String back = request.getQueryString() == null ? path : path + "?" + request.getQueryString();
+            response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect(PasswordChangeController.PATH,
+                    null, "GET".equals(request.getMethod()) ? back : null));
             return;
         }
         chain.doFilter(request, response);

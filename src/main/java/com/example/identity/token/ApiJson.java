@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 
 /**
  * The {@code {"ok": false, "error": "..."}} answers of {@code /api/*} (specification §4.1, decisions §1),
@@ -14,8 +16,14 @@ import org.springframework.http.HttpHeaders;
 public final class ApiJson {
 
     public static final String CONTENT_TYPE = "application/json;charset=UTF-8";
+    private static final MediaType JSON = MediaType.parseMediaType(CONTENT_TYPE);
 
     private ApiJson() {
+    }
+
+    /** A 200 with {@code body}, the contract's content type and {@code Cache-Control: no-store}. */
+    public static <T> ResponseEntity<T> ok(T body) {
+        return ResponseEntity.ok().contentType(JSON).header(HttpHeaders.CACHE_CONTROL, "no-store").body(body);
     }
 
     public static void error(HttpServletResponse response, int status, String error) throws IOException {

@@ -5,7 +5,6 @@ import java.io.IOException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -46,10 +45,7 @@ class TokenCreateController {
             return null;
         }
         var issued = tokens.createPersonal(user.id(), names[0]);
-        return ResponseEntity.ok()
-                .contentType(UserInfoController.JSON)
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(new Created(true, issued.value()));
+        return ApiJson.ok(new Created(true, issued.value()));
     }
 
     /** name is required, trimmed, 1 to 100 characters, no control characters, sent once. */

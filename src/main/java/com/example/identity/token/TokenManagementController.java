@@ -9,7 +9,6 @@ import java.util.Map;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -41,7 +40,7 @@ class TokenManagementController {
             return null;
         }
         List<TokenView> views = tokens.visibleTo(caller).stream().map(TokenView::of).toList();
-        return ok(new TokenList(true, views));
+        return ApiJson.ok(new TokenList(true, views));
     }
 
     @PostMapping("/api/tokens/revoke.php")
@@ -72,12 +71,7 @@ class TokenManagementController {
             ApiJson.error(response, HttpServletResponse.SC_NOT_FOUND, "Token no encontrado");
             return null;
         }
-        return ok(Map.of("ok", true));
-    }
-
-    static ResponseEntity<Object> ok(Object body) {
-        return ResponseEntity.ok().contentType(UserInfoController.JSON).header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(body);
+        return ApiJson.ok(Map.of("ok", true));
     }
 
     /** ISO-8601 UTC to the second, or null. */

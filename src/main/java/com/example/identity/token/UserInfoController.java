@@ -5,7 +5,6 @@ import java.io.IOException;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,7 +22,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 class UserInfoController {
 
     static final String MISSING = "Falta token Bearer";
-    static final MediaType JSON = MediaType.parseMediaType(ApiJson.CONTENT_TYPE);
 
     @GetMapping("/api/userinfo.php")
     ResponseEntity<UserInfo> userinfo(Authentication caller, HttpServletResponse response) throws IOException {
@@ -33,10 +31,8 @@ class UserInfoController {
             return null;
         }
         TokenOwner owner = bearer.owner();
-        return ResponseEntity.ok()
-                .contentType(JSON)
-                .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .body(new UserInfo(true, new User(owner.userId(), owner.primerNombre(), owner.correo(), owner.rol().value())));
+        return ApiJson.ok(new UserInfo(true, new User(owner.userId(), owner.primerNombre(), owner.correo(),
+                owner.rol().value())));
     }
 
     record UserInfo(boolean ok, User user) {

@@ -76,6 +76,29 @@ class LoginIT {
         assertThat(WebClient.location(response)).isEqualTo("/oauth/authorize.php?client_id=x&state=a%20b");
     }
 
+    @org.springframework.beans.factory.annotation.Autowired
+    com.example.identity.client.ClientService clients;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    com.example.identity.account.AccountService accounts;
+
+    @Test
+    void longAuthorizationRequestSurvivesTheLoginRoundTrip() {
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        String redirectUri = "https://app.example/" + "p".repeat(1900);
+        var client = clients.register(owner, "Long", redirectUri);
+        String back = "/oauth/authorize.php?response_type=code&client_id=" + client.clientId() + "&state="
+                + "s".repeat(1024) + "&nonce=" + "n".repeat(512) + "&redirect_uri="
+                + java.net.URLEncoder.encode(redirectUri, java.nio.charset.StandardCharsets.UTF_8);
+        var web = new WebClient(port);
+        var toLogin = web.get(back);
+        assertThat(WebClient.location(toLogin)).startsWith("/login/?redirect=%2Foauth%2Fauthorize.php");
+
+        var login = web.login("dev@example.com", "dev-demo-password", back);
+
+        assertThat(WebClient.location(login)).isEqualTo(back);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "//evil.example", "https://evil.example", "/\\evil.example", "javascript:alert(1)",
             "/\t/evil.example", "\\\\evil.example", "http:/evil.example", " /x", "" })
