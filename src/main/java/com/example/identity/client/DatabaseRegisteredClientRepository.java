@@ -83,17 +83,23 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
         if (cached != null) {
             return cached;
         }
+        long generationBefore = evictions.get();
         RegisteredClient loaded = clients.findByClientId(clientId).map(this::toRegisteredClient).orElse(null);
-        if (loaded != null) {
-            cache.put(clientId, loaded);
+        if (loaded != null && evictions.get() == generationBefore) {
+            cache.put(clientId, loaded); // not when a rotation or revocation ran meanwhile
         }
         return loaded;
     }
 
     /** Forgets a client whose secret or state is changing. */
     void evict(String clientId) {
-        AfterCommit.nowAndAfterCompletion(() -> cache.invalidate(clientId));
+        AfterCommit.nowAndAfterCompletion(() -> {
+            evictions.incrementAndGet();
+            cache.invalidate(clientId);
+        });
     }
+
+    private final java.util.concurrent.atomic.AtomicLong evictions = new java.util.concurrent.atomic.AtomicLong();
 
     public static boolean isRevoked(RegisteredClient client) {
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(REVOKED));

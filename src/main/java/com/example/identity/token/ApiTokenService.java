@@ -54,6 +54,9 @@ public class ApiTokenService {
             .expireAfterWrite(CACHE_TTL)
             .build();
 
+    /** Counts evictions, so that a lookup that raced with one does not put back what it read. */
+    private final java.util.concurrent.atomic.AtomicLong evictions = new java.util.concurrent.atomic.AtomicLong();
+
     /** How long another instance's revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
 
@@ -114,6 +117,7 @@ public class ApiTokenService {
         String digest = Secrets.sha256Hex(presentedToken);
         Cached cached = valid.getIfPresent(digest);
         if (cached == null) {
+            long generationBefore = evictions.get();
             cached = tokens.findValidationRow(digest)
                     .filter(row -> row.revokedAt() == null)
                     .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
@@ -125,7 +129,10 @@ public class ApiTokenService {
             if (cached == null) {
                 return Optional.empty();
             }
-            valid.put(digest, cached);
+            if (evictions.get() == generationBefore) {
+                // a revocation that ran while this row was read may have missed it: then it is not kept
+                valid.put(digest, cached);
+            }
         }
         if (cached.expiresAt() != null && !cached.expiresAt().isAfter(now)) {
             valid.invalidate(digest);
@@ -156,7 +163,10 @@ public class ApiTokenService {
      * so that no request can put back what a revocation is about to change.
      */
     void evict(Predicate<TokenOwner> which) {
-        AfterCommit.nowAndAfterCompletion(() -> valid.asMap().values().removeIf(c -> which.test(c.owner())));
+        AfterCommit.nowAndAfterCompletion(() -> {
+            evictions.incrementAndGet();
+            valid.asMap().values().removeIf(c -> which.test(c.owner()));
+        });
     }
 
     /** An account disabled or changed role: its tokens must be looked up again. */
