@@ -9,22 +9,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
-import org.springframework.context.event.EventListener;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
-import com.example.identity.common.AfterCommit;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.AfterCommit;
 import com.example.identity.crypto.Secrets;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
  * The one place where API tokens are made, checked and revoked: the dashboard, the management routes,
@@ -55,7 +54,7 @@ public class ApiTokenService {
             .build();
 
     /** Counts evictions, so that a lookup that raced with one does not put back what it read. */
-    private final java.util.concurrent.atomic.AtomicLong evictions = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong evictions = new AtomicLong();
 
     /** How long another instance's revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
