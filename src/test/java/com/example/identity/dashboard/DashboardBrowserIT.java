@@ -8,19 +8,15 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.support.ApiAssertions;
+import com.example.identity.support.BrowserTest;
 import com.example.identity.support.Chromium;
-import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 
 /**
@@ -28,29 +24,8 @@ import com.example.identity.support.WebClient;
  * it, registers an application and completes a code flow with it, rotates its secret, revokes it.
  * Screenshots of each page go to {@code target/screenshots/}.
  */
-@IntegrationTest
-class DashboardBrowserIT {
+class DashboardBrowserIT extends BrowserTest {
 
-    @LocalServerPort
-    int port;
-
-    WebDriver browser;
-
-    @BeforeEach
-    void startBrowser() {
-        browser = Chromium.start();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
-
-    String base() {
-        return "http://localhost:" + port;
-    }
 
     void login(String email, String password) {
         browser.get(base() + "/login/");

@@ -2,35 +2,14 @@ package com.example.identity.login;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
+import com.example.identity.support.BrowserTest;
 import com.example.identity.support.Chromium;
-import com.example.identity.support.IntegrationTest;
 
-@IntegrationTest
-class LoginBrowserIT {
+class LoginBrowserIT extends BrowserTest {
 
-    @LocalServerPort
-    int port;
-
-    WebDriver browser;
-
-    @BeforeEach
-    void startBrowser() {
-        browser = Chromium.start();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
 
     @Test
     void developerLogsInAndReachesTheDeveloperPage() {
