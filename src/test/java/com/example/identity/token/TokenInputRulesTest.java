@@ -1,0 +1,56 @@
+package com.example.identity.token;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.example.identity.crypto.Secrets;
+
+/** The cheap checks that run before the database is asked: token shape and the name of a new token. */
+class TokenInputRulesTest {
+
+    @Test
+    void freshTokensAreWellFormed() {
+        for (int i = 0; i < 100; i++) {
+            assertThat(ApiTokenService.isWellFormed(Secrets.randomHex(32))).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @NullAndEmptySource
+    @ValueSource(strings = {
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde", // 63
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0", // 65
+            "0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef", // uppercase: tokens are lowercase
+            "0123456789abcdeg0123456789abcdef0123456789abcdef0123456789abcdef", // not hex
+            " 123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\u0000",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\u00e9",
+            "\uff10123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" // fullwidth digit zero
+    })
+    void anythingButSixtyFourLowercaseHexIsRefused(String presented) {
+        assertThat(ApiTokenService.isWellFormed(presented)).isFalse();
+    }
+
+    @Test
+    void nameIsRequiredAfterTrimming() {
+        assertThat(TokenCreateController.problemWithName(null)).isEqualTo("Falta el parámetro name");
+        assertThat(TokenCreateController.problemWithName(new String[0])).isEqualTo("Falta el parámetro name");
+        assertThat(TokenCreateController.problemWithName(new String[] { " \t " })).isEqualTo("Falta el parámetro name");
+    }
+
+    @Test
+    void nameMayHaveOneHundredCharactersAfterTrimmingNotMore() {
+        assertThat(TokenCreateController.problemWithName(new String[] { "  " + "a".repeat(100) + "  " })).isNull();
+        assertThat(TokenCreateController.problemWithName(new String[] { "a".repeat(101) })).isEqualTo("name demasiado largo");
+    }
+
+    @Test
+    void aNameOfOneVisibleCharacterIsEnough() {
+        assertThat(TokenCreateController.problemWithName(new String[] { "x" })).isNull();
+        assertThat(TokenCreateController.problemWithName(new String[] { "mi juego ñ" })).isNull();
+    }
+}
