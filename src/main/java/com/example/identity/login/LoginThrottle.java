@@ -12,45 +12,54 @@ import org.springframework.stereotype.Component;
 import com.example.identity.IdentityProperties;
 
 import io.github.bucket4j.Bucket;
+import io.github.bucket4j.TimeMeter;
 
 /**
  * Brute-force protection of the login form (decisions §3). Failures are counted per e-mail address
  * (known or not, so the answer says nothing about which accounts exist) and per source address, in
- * Bucket4j buckets that empty after {@code max-failures-*} failures and fill up again after
- * {@code lock-duration}: an empty bucket is a lock. Before that, failures of an account slow it down:
- * after the second, the next attempt is refused until a delay has passed that doubles each time.
- * Attempts are refused without checking the password, so a locked account costs no hashing.
+ * Bucket4j buckets that hold {@code max-failures-*} failures per {@code lock-duration} window. The
+ * failure that empties a bucket locks its key for a whole {@code lock-duration} from that moment (not
+ * just until the window ends), then counting starts afresh. Before that, failures of an account slow
+ * it down: after the second, the next attempt is refused until a delay has passed that doubles each
+ * time. Attempts are refused without checking the password, so a locked account costs no hashing.
+ * Buckets and locks run on the application's {@link Clock}, so tests move time instead of sleeping.
  */
 @Component
 public class LoginThrottle {
 
     private static final int MAX_KEYS = 100_000;
+    private static final String ACCOUNT = "account|";
+    private static final String ADDRESS = "address|";
 
     private final IdentityProperties.Login settings;
     private final Clock clock;
+    private final TimeMeter time;
     private final Map<String, Bucket> accounts = new ConcurrentHashMap<>();
     private final Map<String, Bucket> addresses = new ConcurrentHashMap<>();
+    private final Map<String, Instant> locks = new ConcurrentHashMap<>();
     private final Map<String, Backoff> backoff = new ConcurrentHashMap<>();
 
     LoginThrottle(IdentityProperties properties, Clock clock) {
         this.settings = properties.login();
         this.clock = clock;
+        this.time = new ClockTimeMeter(clock);
     }
 
     /** Whether a login attempt for {@code username} from {@code address} must be refused now. */
     public boolean isBlocked(String username, String address) {
         String account = key(username);
-        if (empty(accounts.get(account)) || empty(addresses.get(address))) {
+        Instant now = clock.instant();
+        if (locked(ACCOUNT + account, now) || locked(ADDRESS + address, now)) {
             return true;
         }
         Backoff b = backoff.get(account);
-        return b != null && clock.instant().isBefore(b.notBefore());
+        return b != null && now.isBefore(b.notBefore());
     }
 
     public void recordFailure(String username, String address) {
         String account = key(username);
-        bucket(accounts, account, settings.maxFailuresPerAccount()).tryConsume(1);
-        bucket(addresses, address, settings.maxFailuresPerAddress()).tryConsume(1);
+        spend(accounts, account, ACCOUNT + account, settings.maxFailuresPerAccount());
+        spend(addresses, address, ADDRESS + address, settings.maxFailuresPerAddress());
         if (backoff.size() >= MAX_KEYS) {
             backoff.clear();
         }
@@ -67,20 +76,39 @@ public class LoginThrottle {
     public void recordSuccess(String username) {
         String account = key(username);
         accounts.remove(account);
+        locks.remove(ACCOUNT + account);
         backoff.remove(account);
     }
 
-    private Bucket bucket(Map<String, Bucket> map, String key, int capacity) {
+    /** Spends one failure of {@code key}; the one that empties its bucket starts a full lock. */
+    private void spend(Map<String, Bucket> map, String key, String lockKey, int capacity) {
         if (map.size() >= MAX_KEYS && !map.containsKey(key)) {
             map.clear();
         }
-        return map.computeIfAbsent(key, k -> Bucket.builder()
+        Bucket bucket = map.computeIfAbsent(key, k -> Bucket.builder()
                 .addLimit(limit -> limit.capacity(capacity).refillIntervally(capacity, settings.lockDuration()))
+                .withCustomTimePrecision(time)
                 .build());
+        bucket.tryConsume(1);
+        if (bucket.getAvailableTokens() <= 0) {
+            if (locks.size() >= MAX_KEYS) {
+                locks.values().removeIf(until -> !until.isAfter(clock.instant()));
+            }
+            locks.put(lockKey, clock.instant().plus(settings.lockDuration()));
+            map.remove(key, bucket);
+        }
     }
 
-    private static boolean empty(Bucket bucket) {
-        return bucket != null && bucket.getAvailableTokens() <= 0;
+    private boolean locked(String lockKey, Instant now) {
+        Instant until = locks.get(lockKey);
+        if (until == null) {
+            return false;
+        }
+        if (now.isBefore(until)) {
+            return true;
+        }
+        locks.remove(lockKey, until);
+        return false;
     }
 
     private static String key(String username) {
@@ -88,5 +116,18 @@ public class LoginThrottle {
     }
 
     private record Backoff(int failures, Instant notBefore) {
+    }
+
+    /** Bucket4j's time source backed by the application's clock (wall-clock based, millisecond precision). */
+    private record ClockTimeMeter(Clock clock) implements TimeMeter {
+        @Override
+        public long currentTimeNanos() {
+            return clock.millis() * 1_000_000L;
+        }
+
+        @Override
+        public boolean isWallClockBased() {
+            return true;
+        }
     }
 }

@@ -66,6 +66,35 @@ class LoginThrottleTest {
         assertThat(throttle.isBlocked("someone-else@example.com", "10.9.9.8")).isFalse();
     }
 
+    @Test
+    void aLockLastsTheWholeLockDurationFromTheFailureThatCausedIt() {
+        var throttle = throttle(3, 100, Duration.ZERO);
+        throttle.recordFailure("d@example.com", "10.0.0.1");
+        clock.advance(Duration.ofMinutes(14));
+        throttle.recordFailure("d@example.com", "10.0.0.1");
+        throttle.recordFailure("d@example.com", "10.0.0.1");
+        assertThat(throttle.isBlocked("d@example.com", "10.0.0.1")).isTrue();
+
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(throttle.isBlocked("d@example.com", "10.0.0.1")).as("the counting window has ended, the lock has not")
+                .isTrue();
+        clock.advance(Duration.ofMinutes(13).plusSeconds(1));
+        assertThat(throttle.isBlocked("d@example.com", "10.0.0.1")).as("15 minutes after the locking failure").isFalse();
+
+        throttle.recordFailure("d@example.com", "10.0.0.1");
+        assertThat(throttle.isBlocked("d@example.com", "10.0.0.1")).as("counting starts afresh after a lock").isFalse();
+    }
+
+    @Test
+    void failuresOutsideTheWindowAreForgotten() {
+        var throttle = throttle(100, 3, Duration.ZERO);
+        throttle.recordFailure("e1@example.com", "10.7.7.7");
+        throttle.recordFailure("e2@example.com", "10.7.7.7");
+        clock.advance(Duration.ofMinutes(16));
+        throttle.recordFailure("e3@example.com", "10.7.7.7");
+        assertThat(throttle.isBlocked("e4@example.com", "10.7.7.7")).isFalse();
+    }
+
     static final class MutableClock extends Clock {
         Instant now = Instant.parse("2026-11-22T12:00:00Z");
 
