@@ -122,10 +122,14 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
 
     /**
      * RFC 7636 with {@code S256} only: a code issued with a challenge needs its verifier, and a verifier
-     * for a code issued without one is refused (no PKCE downgrade, RFC 9700 §2.1.1).
+     * for a code issued without one is refused (no PKCE downgrade, RFC 9700 §2.1.1). A verifier must have
+     * the syntax of RFC 7636 §4.1 (43 to 128 unreserved characters), whatever its digest.
      */
     void pkceCheck(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant) {
         Object verifier = grant.getAdditionalParameters().get(PkceParameterNames.CODE_VERIFIER);
+        if (verifier != null && !(verifier instanceof String v && AuthorizeRequestChecks.CODE_CHALLENGE.matcher(v).matches())) {
+            throw TokenError.INVALID_CODE_VERIFIER.exception();
+        }
         if (record.codeChallenge() == null) {
             if (verifier != null) {
                 throw TokenError.INVALID_CODE_VERIFIER.exception();

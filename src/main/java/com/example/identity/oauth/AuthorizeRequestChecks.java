@@ -42,7 +42,10 @@ class AuthorizeRequestChecks implements Consumer<OAuth2AuthorizationCodeRequestA
     static final int MAX_STATE = 1024;
     /** Longest {@code nonce} stored with the code and put in the id_token. */
     static final int MAX_NONCE = 512;
-    /** RFC 7636 §4.2: a code challenge is 43 to 128 characters of the unreserved set. */
+    /**
+     * RFC 7636 §4.1 and §4.2: a code verifier, and an S256 code challenge, are 43 to 128 characters of
+     * the unreserved set.
+     */
     static final java.util.regex.Pattern CODE_CHALLENGE = java.util.regex.Pattern.compile("[A-Za-z0-9._~-]{43,128}");
 
     /** Parameters this server keeps or echoes are bounded; a violation goes back to the client as invalid_request. */

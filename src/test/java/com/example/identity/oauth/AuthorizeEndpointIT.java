@@ -178,6 +178,41 @@ class AuthorizeEndpointIT extends OAuthTestBase {
     }
 
     @Test
+    void codeChallengeWithoutAMethodIsRefusedRatherThanTakenAsPlain() {
+        var client = newClient();
+        var response = loggedInDeveloper().get(authorizeUrl(client, "openid",
+                Map.of("state", "s8", "code_challenge", AuthorizationCodeExchange.s256("v".repeat(43)))));
+
+        assertThat(response.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(response)).isEqualTo(client.redirectUri() + "?error=invalid_request&state=s8");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = { 42, 129, 5000 })
+    void verifierOutsideTheSyntaxOfRfc7636IsRefusedEvenWhenItsDigestMatches(int length) {
+        var client = newClient();
+        String verifier = "v".repeat(length);
+        String code = authorize(loggedInDeveloper(), client, "openid",
+                Map.of("code_challenge", AuthorizationCodeExchange.s256(verifier), "code_challenge_method", "S256"));
+        var form = exchangeForm(client, code);
+        form.put("code_verifier", verifier);
+
+        TokenEndpointIT.assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400, "code_verifier inválido");
+    }
+
+    @Test
+    void verifierWithCharactersOutsideTheUnreservedSetIsRefused() {
+        var client = newClient();
+        String verifier = "spaces and: colons " + "v".repeat(40);
+        String code = authorize(loggedInDeveloper(), client, "openid",
+                Map.of("code_challenge", AuthorizationCodeExchange.s256(verifier), "code_challenge_method", "S256"));
+        var form = exchangeForm(client, code);
+        form.put("code_verifier", verifier);
+
+        TokenEndpointIT.assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400, "code_verifier inválido");
+    }
+
+    @Test
     void codesAreSingleUseAndDifferent() {
         var client = newClient();
         var web = loggedInDeveloper();
