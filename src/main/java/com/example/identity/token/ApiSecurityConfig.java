@@ -28,6 +28,7 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
 import com.example.identity.web.RateLimitFilter;
 import com.example.identity.web.RateLimits;
+import com.example.identity.web.RestrictiveHeaders;
 
 /**
  * Chain 2b, matches the rest of {@code /api/**}: token creation and the JSON routes for developers. A
@@ -61,6 +62,7 @@ class ApiSecurityConfig {
             .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
             .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
             .csrf(csrf -> csrf.disable())
+            .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .anonymous(anonymous -> anonymous.disable())
             .requestCache(cache -> cache.disable())
             .formLogin(form -> form.disable())
@@ -84,6 +86,7 @@ class ApiSecurityConfig {
             .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
             .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
+            .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .sessionManagement(session -> session
                 .sessionCreationPolicy(SessionCreationPolicy.NEVER)
                 .maximumSessions(-1)

@@ -12,7 +12,8 @@ import org.springframework.http.HttpStatus;
  * Tomcat's last word on a request it rejects before the application sees it (a control character in a
  * header, a malformed request line, an oversized header): the same shapes as {@link ErrorPages}, JSON
  * under {@code /api/} and {@code /oauth/}, a short Spanish page elsewhere, instead of Tomcat's HTML
- * report with its version number.
+ * report with its version number. Spring Security's header writers never ran for these requests, so the
+ * restrictive headers of {@link RestrictiveHeaders} are set here.
  */
 public class EndpointShapedErrorReportValve extends ErrorReportValve {
 
@@ -43,6 +44,7 @@ public class EndpointShapedErrorReportValve extends ErrorReportValve {
         try {
             response.setContentType(contentType);
             response.setHeader("Cache-Control", "no-store");
+            RestrictiveHeaders.applyTo(response);
             response.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
             response.finishResponse();
         }

@@ -52,6 +52,44 @@ class SecurityHeadersIT {
         assertThat(response.headers().firstValue("X-Frame-Options")).hasValue("DENY");
     }
 
+    static void assertRestrictiveHeaders(String csp, String nosniff, String frameOptions) {
+        assertThat(csp).isEqualTo("default-src 'none'; frame-ancestors 'none'");
+        assertThat(nosniff).isEqualTo("nosniff");
+        assertThat(frameOptions).isEqualTo("DENY");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "/api/userinfo.php", "/api/tokens/list.php" })
+    void apiAnswersAllowNothingToRunOrFrameThem(String path) {
+        var response = new WebClient(port).get(path);
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertRestrictiveHeaders(response.headers().firstValue("Content-Security-Policy").orElse(null),
+                response.headers().firstValue("X-Content-Type-Options").orElse(null),
+                response.headers().firstValue("X-Frame-Options").orElse(null));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "/no-such-page", "/dashboard/no-such-page.php", "/oauth/no-such-endpoint.php" })
+    void errorPagesSendTheBrowserHeaders(String path) {
+        var response = new WebClient(port).get(path, "Accept", "text/html");
+        assertThat(response.statusCode()).isBetween(300, 499);
+        assertThat(response.body()).doesNotContain("Whitelabel").doesNotContain("Exception");
+        assertThat(response.headers().firstValue("Content-Security-Policy")).isPresent().get().asString()
+                .contains("frame-ancestors 'none'").doesNotContain("unsafe-inline");
+        assertThat(response.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+        assertThat(response.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "/login/", "/oauth/authorize.php", "/api/userinfo.php", "/oauth/token.php" })
+    void rejectionsByTomcatItselfAllowNothingToRunOrFrameThem(String path) {
+        var response = RawHttp.send(port, RawHttp.request("GET", path,
+                ("X-Big: " + "x".repeat(20_000) + "\r\n").getBytes(StandardCharsets.ISO_8859_1), null));
+        assertThat(response.status()).isBetween(400, 431);
+        assertRestrictiveHeaders(response.headers().get("content-security-policy"),
+                response.headers().get("x-content-type-options"), response.headers().get("x-frame-options"));
+    }
+
     @Test
     void sessionCookieIsHttpOnlyAndSameSiteLaxAndNotSecureOverPlainHttp() {
         var response = new WebClient(port).get("/login/");
