@@ -9,6 +9,7 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.web.RateLimitFilter;
 
 /**
  * The client steps of {@code /oauth/token.php}, in the order of decisions §1: {@link #clientIdCheck},
@@ -29,6 +30,7 @@ class ClientCredentialsChecks implements AuthenticationProvider {
         var request = (OAuth2ClientAuthenticationToken) authentication;
         RegisteredClient client = clientIdCheck(request);
         secretCheck(client, request);
+        RateLimitFilter.clientAuthenticated();
         redirectUriCheck(client, request);
         revokedCheck(client);
         return new OAuth2ClientAuthenticationToken(client, request.getClientAuthenticationMethod(),

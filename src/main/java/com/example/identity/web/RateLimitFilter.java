@@ -9,13 +9,16 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Applies {@link RateLimits} to one endpoint family. Before: a source address or client that has spent
  * its failures, or a client/token over its rate, gets 429 with {@code Retry-After} in the endpoint's own
- * JSON shape. After: a 400 or 401 answer spends one failure of the address and of the client. Successful
- * requests only draw on the per-client rate, so busy legitimate clients are not slowed.
+ * JSON shape. After: a 400 or 401 answer spends one failure of the address, and of the token or of the
+ * client when the client had authenticated ({@link #clientAuthenticated}). Successful requests only
+ * draw on the per-client rate, so busy legitimate clients are not slowed.
  */
 public class RateLimitFilter extends OncePerRequestFilter {
 
@@ -32,6 +35,9 @@ public class RateLimitFilter extends OncePerRequestFilter {
             this.body = body.getBytes(StandardCharsets.UTF_8);
         }
     }
+
+    /** Request attribute: the token endpoint authenticated the client of this request. */
+    private static final String CLIENT_AUTHENTICATED = RateLimitFilter.class.getName() + ".clientAuthenticated";
 
     private final RateLimits limits;
     private final Family family;
@@ -63,9 +69,22 @@ public class RateLimitFilter extends OncePerRequestFilter {
         int status = response.getStatus();
         if (status == HttpServletResponse.SC_BAD_REQUEST || status == HttpServletResponse.SC_UNAUTHORIZED) {
             limits.recordFailure(address);
-            if (caller != null) {
+            if (caller != null && (family == Family.API || request.getAttribute(CLIENT_AUTHENTICATED) != null)) {
                 limits.recordFailure(caller);
             }
+        }
+    }
+
+    /**
+     * Called by the token endpoint once a client's secret matched: from then on this request's failures
+     * are the client's own and count against its budget. Failures before that (wrong secrets, missing
+     * parameters) count against the address only, since a {@code client_id} is public and anyone could
+     * otherwise lock a legitimate application out of the token endpoint.
+     */
+    public static void clientAuthenticated() {
+        RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+        if (attributes != null) {
+            attributes.setAttribute(CLIENT_AUTHENTICATED, Boolean.TRUE, RequestAttributes.SCOPE_REQUEST);
         }
     }
 

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
@@ -46,6 +48,9 @@ class AbuseLimitsIT {
     @Autowired
     ClientService clients;
 
+    @Autowired
+    JdbcTemplate jdbc;
+
     @Test
     @Order(1)
     void manyGoodRequestsAreNeverThrottled() {
@@ -71,8 +76,47 @@ class AbuseLimitsIT {
                 .satisfies(v -> assertThat(Integer.parseInt(v)).isBetween(1, 60));
     }
 
+    /**
+     * A client id is public: strangers sending wrong secrets for it are slowed by their addresses, and
+     * cannot lock the application out; only failures of the authenticated client spend its budget.
+     */
     @Test
     @Order(3)
+    void onlyTheClientItselfCanSpendTheClientsFailures() {
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var client = clients.register(owner, "Victim", "https://victim.example/cb");
+        Map<String, String> wrongSecret = Map.of("grant_type", "authorization_code", "code", "x", "redirect_uri",
+                client.redirectUri(), "client_id", client.clientId(), "client_secret", "wrong");
+        var stranger = new WebClient(port);
+        for (int i = 0; i < 40; i++) {
+            assertThat(stranger.postForm("/oauth/token.php", wrongSecret, "X-Forwarded-For", "203.0.113." + (i % 2 + 1))
+                    .statusCode()).isEqualTo(401);
+        }
+        assertThat(stranger.postForm("/oauth/token.php", wrongSecret, "X-Forwarded-For", "203.0.113.1").statusCode())
+                .as("the stranger's address is slowed").isEqualTo(429);
+
+        var dev = new WebClient(port);
+        dev.login("dev@example.com", "dev-demo-password");
+        var redirect = dev.get("/oauth/authorize.php?response_type=code&client_id=" + client.clientId()
+                + "&redirect_uri=https%3A%2F%2Fvictim.example%2Fcb&scope=email&state=s");
+        String code = UriComponentsBuilder.fromUriString(WebClient.location(redirect)).build().getQueryParams().getFirst("code");
+        Map<String, String> good = Map.of("grant_type", "authorization_code", "code", code, "redirect_uri",
+                client.redirectUri(), "client_id", client.clientId(), "client_secret", client.clientSecret());
+        assertThat(new WebClient(port).postForm("/oauth/token.php", good, "X-Forwarded-For", "198.51.100.1").statusCode())
+                .as("the application is not locked out").isEqualTo(200);
+
+        Map<String, String> unknownCode = Map.of("grant_type", "authorization_code", "code", "unknown", "redirect_uri",
+                client.redirectUri(), "client_id", client.clientId(), "client_secret", client.clientSecret());
+        for (int i = 0; i < 20; i++) {
+            assertThat(new WebClient(port).postForm("/oauth/token.php", unknownCode, "X-Forwarded-For", "198.51.100." + (10 + i))
+                    .statusCode()).isEqualTo(400);
+        }
+        assertThat(new WebClient(port).postForm("/oauth/token.php", unknownCode, "X-Forwarded-For", "198.51.100.99")
+                .statusCode()).as("the client's own failures, from any address").isEqualTo(429);
+    }
+
+    @Test
+    @Order(4)
     void wrongClientSecretsAreSlowedAfterTwentyFailures() {
         long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
         var client = clients.register(owner, "Target", "https://target.example/cb");
@@ -91,7 +135,7 @@ class AbuseLimitsIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void accountLocksAfterFiveFailuresWithTheSameAnswerForUnknownAccounts() {
         String email = "lock-" + UUID.randomUUID() + "@example.com";
         accounts.create("Lock", email, "right-password-1", Role.USER);
@@ -107,10 +151,12 @@ class AbuseLimitsIT {
         assertThat(WebClient.location(locked)).isEqualTo("/login/?bloqueado=1");
         assertThat(WebClient.location(lockedUnknown)).isEqualTo("/login/?bloqueado=1");
         assertThat(new WebClient(port).get("/login/?bloqueado=1").body()).contains("Demasiados intentos");
+        assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'LOGIN_LOCKED' and actor = ?",
+                Integer.class, email)).as("the refused attempt is in the audit trail").isPositive();
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void addressLocksAfterTwentyFailuresOnAnyAccounts() {
         for (int i = 0; i < 20; i++) {
             new WebClient(port).login("spray-" + i + "-" + UUID.randomUUID() + "@example.com", "guess");
