@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import com.example.identity.crypto.Secrets;
@@ -45,6 +46,27 @@ class TokenEndpointIT extends OAuthTestBase {
 
         assertError(response, 405, "Método no permitido, usa POST");
         assertThat(response.headers().firstValue("Allow")).hasValue("POST");
+    }
+
+    /**
+     * Overlong fields (within the 64 KB form limit) get the error of the step that checks them, in this
+     * endpoint's shape: never a 5xx, and the code is not spent by a refused verifier.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "code|10000|400|Código de autorización inválido",
+            "client_id|5000|401|client_id inválido",
+            "client_secret|10000|401|client_secret incorrecto",
+            "redirect_uri|5000|400|redirect_uri no coincide con el registrado",
+            "code_verifier|10000|400|code_verifier inválido" })
+    void overlongFieldsGetTheErrorOfTheirStep(String field, int length, int status, String error) {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "openid");
+        var form = exchangeForm(client, code);
+        form.put(field, (field.equals("redirect_uri") ? client.redirectUri() : "") + "x".repeat(length));
+
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), status, error);
+        assertThat(exchange(client, code).statusCode()).as("the code survives the refused request").isEqualTo(200);
     }
 
     @Test
