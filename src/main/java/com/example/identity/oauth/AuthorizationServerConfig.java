@@ -23,6 +23,7 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.session.ConcurrentSessionFilter;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -121,11 +122,12 @@ class AuthorizationServerConfig {
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
-            .sessionManagement(session -> session
-                .maximumSessions(-1)
-                .sessionRegistry(sessions)
-                .expiredSessionStrategy(event -> new LoginRedirectEntryPoint().commence(event.getRequest(),
-                        event.getResponse(), null)))
+            // Login sessions are registered where they start (the login form, WebSecurityConfig); here a
+            // session that was ended (account disabled, role changed) is only refused. Not through
+            // sessionManagement().maximumSessions(): that adds a SessionManagementFilter, which would open
+            // an HTTP session and a registry entry for every client authenticated at the token endpoint.
+            .addFilter(new ConcurrentSessionFilter(sessions, event -> new LoginRedirectEntryPoint()
+                .commence(event.getRequest(), event.getResponse(), null)))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(
                         "default-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "

@@ -110,6 +110,11 @@ class AdminIT {
         var victimSession = new WebClient(port);
         victimSession.login(email, "victim-password-1");
         assertThat(victimSession.get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+        var victimAtAnApplication = new WebClient(port);
+        victimAtAnApplication.login(email, "victim-password-1");
+        String authorize = "/oauth/authorize.php?response_type=code&client_id=demo-app"
+                + "&redirect_uri=http%3A%2F%2Flocalhost%3A9000%2Fcallback";
+        assertThat(WebClient.location(victimAtAnApplication.get(authorize))).startsWith("http://localhost:9000/callback?code=");
 
         var web = admin();
         var disabled = web.postForm("/dashboard/admin/users/disable", Map.of("id", String.valueOf(victim.getId()),
@@ -119,6 +124,9 @@ class AdminIT {
         var after = victimSession.get("/dashboard/developer.php");
         assertThat(after.statusCode()).isEqualTo(302);
         assertThat(WebClient.location(after)).startsWith("/login/");
+        var authorizeAfter = victimAtAnApplication.get(authorize);
+        assertThat(authorizeAfter.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(authorizeAfter)).as("no code for an ended session").startsWith("/login/");
         ApiAssertions.assertApiError(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + token), 401,
                 "Token inválido o revocado");
         assertThat(WebClient.location(new WebClient(port).login(email, "victim-password-1"))).startsWith("/login/?error");

@@ -32,6 +32,7 @@ class TokenEndpointIT extends OAuthTestBase {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(response.headers().allValues("Set-Cookie")).as("the token endpoint keeps no session").isEmpty();
         JsonNode body = json(response);
         assertThat(body.propertyNames()).containsExactly("error");
         assertThat(body.get("error").isString()).isTrue();
@@ -188,6 +189,8 @@ class TokenEndpointIT extends OAuthTestBase {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        // a client's request must not open an HTTP session (memory) nor enter the login-session registry
+        assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
         JsonNode body = json(response);
         assertThat(body.propertyNames()).containsExactlyInAnyOrder("access_token", "token_type", "expires_in", "id_token");
         assertThat(body.get("access_token").asString()).matches("[0-9a-f]{64}");
