@@ -6,8 +6,14 @@ import org.springframework.web.bind.annotation.ModelAttribute;
 
 import com.example.identity.account.AccountPrincipal;
 
-/** Puts the logged-in user (or {@code null}) in every page's model as {@code currentUser}, for the layout. */
-@ControllerAdvice(annotations = org.springframework.stereotype.Controller.class)
+/**
+ * Puts the logged-in user (or {@code null}) in every page's model as {@code currentUser}, for the layout.
+ * Only for the packages that hold page controllers (web, login, dashboard, audit): a
+ * {@code @ModelAttribute} advice runs on every request of the controllers it applies to, and the JSON
+ * endpoints (token, client), {@code /api/userinfo.php} above all, have no model to fill.
+ */
+@ControllerAdvice(basePackages = { "com.example.identity.web", "com.example.identity.login",
+        "com.example.identity.dashboard", "com.example.identity.audit" })
 class CurrentUserAdvice {
 
     @ModelAttribute("currentUser")
