@@ -8,16 +8,24 @@ import java.util.Set;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
+
+import org.springframework.data.domain.Persistable;
 
 /**
  * One authorization granted at {@code /oauth/authorize.php} with its code (specification §2.4): bound to
  * the client and the redirect URI, with an expiry and a used marker. The code itself is kept only as its
  * SHA-256 digest.
+ *
+ * <p>{@link Persistable}: a record made here is new and one made by Hibernate from a row is not, so saving
+ * a new one is a single INSERT (no SELECT to tell a new id from an existing one, as {@code merge} would
+ * need). A record is written once: saving a second one with the same id is refused by the primary key.
  */
 @Entity
 @Table(name = "oauth_authorizations")
-class AuthorizationRecord {
+class AuthorizationRecord implements Persistable<String> {
 
     @Id
     @Column(length = 100)
@@ -59,6 +67,9 @@ class AuthorizationRecord {
     @Column(name = "auth_time", nullable = false)
     private Instant authTime;
 
+    @Transient
+    private boolean isNew;
+
     protected AuthorizationRecord() {
     }
 
@@ -77,6 +88,22 @@ class AuthorizationRecord {
         this.codeIssuedAt = codeIssuedAt;
         this.codeExpiresAt = codeExpiresAt;
         this.authTime = authTime;
+        this.isNew = true;
+    }
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public boolean isNew() {
+        return isNew;
+    }
+
+    @PostPersist
+    void persisted() {
+        isNew = false;
     }
 
     boolean isUsed() {

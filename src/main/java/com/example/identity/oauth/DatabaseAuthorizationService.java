@@ -64,7 +64,11 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
         this.clock = clock;
     }
 
-    /** Stores a new authorization with its code, as issued by the authorization endpoint. */
+    /**
+     * Stores a new authorization with its code, as issued by the authorization endpoint: one INSERT. An
+     * authorization is written once and its code never replaced; the authorization endpoint gives each one
+     * a new random id, and a second save of the same id fails on the primary key.
+     */
     @Override
     @Transactional
     public void save(OAuth2Authorization authorization) {
@@ -74,9 +78,6 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
         if (code == null || request == null || user == null || !(user.getPrincipal() instanceof AccountPrincipal account)) {
             // Consent and pushed requests are switched off; nothing else is ever saved here.
             throw new IllegalArgumentException("only authorizations with a code of a logged-in user are stored");
-        }
-        if (records.existsById(authorization.getId())) {
-            return; // an authorization is written once; its code is never replaced
         }
         Map<String, Object> extra = request.getAdditionalParameters();
         records.save(new AuthorizationRecord(authorization.getId(), request.getClientId(), account.id(),
