@@ -1,21 +1,24 @@
 package com.example.identity.web;
 
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.servlet.ModelAndView;
+import org.springframework.web.servlet.View;
+
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Every error that reaches the servlet container's error dispatch (unknown paths, wrong methods,
@@ -28,7 +31,13 @@ import org.springframework.web.servlet.ModelAndView;
 class ErrorPages implements ErrorController {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorPages.class);
-    private static final MediaType JSON = new MediaType("application", "json", StandardCharsets.UTF_8);
+    private static final String JSON = "application/json;charset=UTF-8";
+
+    private final JsonMapper json;
+
+    ErrorPages(JsonMapper json) {
+        this.json = json;
+    }
 
     @RequestMapping("/error")
     Object error(HttpServletRequest request) {
@@ -64,15 +73,40 @@ class ErrorPages implements ErrorController {
         return (path.startsWith("/oauth/") && !path.startsWith("/oauth/authorize.php")) || path.startsWith("/.well-known/");
     }
 
-    private static ResponseEntity<Map<String, Object>> json(HttpStatus status, Map<String, Object> body) {
+    /**
+     * The JSON error as a view rather than a response body: a body written by Spring MVC's message
+     * converters on the error dispatch of a {@code .php} path would get its reflected-file-download guard,
+     * {@code Content-Disposition: inline;filename=f.txt}, which no endpoint of the contract sends.
+     */
+    private ModelAndView json(HttpStatus status, Map<String, Object> body) {
         // ok/error first, as the documented bodies read
-        var ordered = new java.util.LinkedHashMap<String, Object>();
+        var ordered = new LinkedHashMap<String, Object>();
         for (String key : new String[] { "ok", "error", "detail" }) {
             if (body.containsKey(key)) {
                 ordered.put(key, body.get(key));
             }
         }
-        return ResponseEntity.status(status).contentType(JSON).header(HttpHeaders.CACHE_CONTROL, "no-store").body(ordered);
+        var view = new ModelAndView(new JsonView(json.writeValueAsBytes(ordered)));
+        view.setStatus(status);
+        return view;
+    }
+
+    /** Writes fixed JSON bytes with the contract's content type and {@code Cache-Control: no-store}. */
+    private record JsonView(byte[] body) implements View {
+
+        @Override
+        public String getContentType() {
+            return JSON;
+        }
+
+        @Override
+        public void render(Map<String, ?> model, HttpServletRequest request, HttpServletResponse response)
+                throws IOException {
+            response.setContentType(JSON);
+            response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+            response.setContentLength(body.length);
+            response.getOutputStream().write(body);
+        }
     }
 
     static String detail(String requestId) {

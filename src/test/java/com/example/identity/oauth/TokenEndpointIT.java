@@ -32,6 +32,7 @@ class TokenEndpointIT extends OAuthTestBase {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(response.headers().firstValue("Content-Disposition")).as("a JSON answer, not a download").isEmpty();
         assertThat(response.headers().allValues("Set-Cookie")).as("the token endpoint keeps no session").isEmpty();
         JsonNode body = json(response);
         assertThat(body.propertyNames()).containsExactly("error");

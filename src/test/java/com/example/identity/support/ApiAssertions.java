@@ -23,6 +23,8 @@ public final class ApiAssertions {
     public static void assertApiError(HttpResponse<String> response, int status, String error) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(response.headers().firstValue("Content-Disposition")).as("a JSON answer, not a download").isEmpty();
         JsonNode body = json(response);
         assertThat(body.propertyNames()).containsExactly("ok", "error");
         assertThat(body.get("ok").isBoolean()).isTrue();
