@@ -10,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.TimeMeter;
@@ -34,15 +36,29 @@ public class LoginThrottle {
     private final IdentityProperties.Login settings;
     private final Clock clock;
     private final TimeMeter time;
-    private final Map<String, Bucket> accounts = new ConcurrentHashMap<>();
-    private final Map<String, Bucket> addresses = new ConcurrentHashMap<>();
+    /**
+     * Failure buckets and growing delays, at most {@value #MAX_KEYS} keys each. Past that bound Caffeine
+     * evicts one key at a time, by how often it is used (W-TinyLFU), so a flood of failures for new
+     * e-mail addresses cannot empty the maps and give an account under attack its budget back at once.
+     * A bucket untouched for a whole {@code lock-duration} has refilled, the same as no bucket, and is
+     * forgotten. Locks are kept until they end.
+     */
+    private final Cache<String, Bucket> accounts;
+    private final Cache<String, Bucket> addresses;
     private final Map<String, Instant> locks = new ConcurrentHashMap<>();
-    private final Map<String, Backoff> backoff = new ConcurrentHashMap<>();
+    private final Cache<String, Backoff> backoff = Caffeine.newBuilder().maximumSize(MAX_KEYS).build();
 
     LoginThrottle(IdentityProperties properties, Clock clock) {
         this.settings = properties.login();
         this.clock = clock;
         this.time = new ClockTimeMeter(clock);
+        this.accounts = buckets(settings.lockDuration(), clock);
+        this.addresses = buckets(settings.lockDuration(), clock);
+    }
+
+    private static Cache<String, Bucket> buckets(Duration refill, Clock clock) {
+        return Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterAccess(refill)
+                .ticker(() -> clock.millis() * 1_000_000L).build();
     }
 
     /** Whether a login attempt for {@code username} from {@code address} must be refused now. */
@@ -52,7 +68,7 @@ public class LoginThrottle {
         if (locked(ACCOUNT + account, now) || locked(ADDRESS + address, now)) {
             return true;
         }
-        Backoff b = backoff.get(account);
+        Backoff b = backoff.getIfPresent(account);
         return b != null && now.isBefore(b.notBefore());
     }
 
@@ -60,10 +76,7 @@ public class LoginThrottle {
         String account = key(username);
         spend(accounts, account, ACCOUNT + account, settings.maxFailuresPerAccount());
         spend(addresses, address, ADDRESS + address, settings.maxFailuresPerAddress());
-        if (backoff.size() >= MAX_KEYS) {
-            backoff.clear();
-        }
-        backoff.compute(account, (k, previous) -> {
+        backoff.asMap().compute(account, (k, previous) -> {
             int failures = previous == null ? 1 : previous.failures() + 1;
             Instant now = clock.instant();
             Duration delay = failures < 2 || settings.delayBase().isZero() ? Duration.ZERO
@@ -75,17 +88,14 @@ public class LoginThrottle {
     /** A successful login forgives the account's failures (not the address's). */
     public void recordSuccess(String username) {
         String account = key(username);
-        accounts.remove(account);
+        accounts.invalidate(account);
         locks.remove(ACCOUNT + account);
-        backoff.remove(account);
+        backoff.invalidate(account);
     }
 
     /** Spends one failure of {@code key}; the one that empties its bucket starts a full lock. */
-    private void spend(Map<String, Bucket> map, String key, String lockKey, int capacity) {
-        if (map.size() >= MAX_KEYS && !map.containsKey(key)) {
-            map.clear();
-        }
-        Bucket bucket = map.computeIfAbsent(key, k -> Bucket.builder()
+    private void spend(Cache<String, Bucket> map, String key, String lockKey, int capacity) {
+        Bucket bucket = map.get(key, k -> Bucket.builder()
                 .addLimit(limit -> limit.capacity(capacity).refillIntervally(capacity, settings.lockDuration()))
                 .withCustomTimePrecision(time)
                 .build());
@@ -95,7 +105,7 @@ public class LoginThrottle {
                 locks.values().removeIf(until -> !until.isAfter(clock.instant()));
             }
             locks.put(lockKey, clock.instant().plus(settings.lockDuration()));
-            map.remove(key, bucket);
+            map.asMap().remove(key, bucket);
         }
     }
 

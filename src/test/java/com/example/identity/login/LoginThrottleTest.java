@@ -95,6 +95,25 @@ class LoginThrottleTest {
         assertThat(throttle.isBlocked("e4@example.com", "10.7.7.7")).isFalse();
     }
 
+    @Test
+    void aFloodOfNewKeysDoesNotGiveAnAccountUnderAttackItsFailuresBack() {
+        var throttle = throttle(10, 1_000_000, Duration.ZERO);
+        throttle.recordFailure("victim@example.com", "10.0.0.1");
+
+        // More distinct e-mail and source addresses than the maps hold, with a failure of the account
+        // under attack now and then (8 in all). The old bound emptied the maps at 100,000 keys.
+        for (int i = 0; i < 120_000; i++) {
+            throttle.recordFailure("flood" + i + "@example.com", "10.1." + (i >> 8) + "." + (i & 255));
+            if (i % 15_000 == 14_999) {
+                throttle.recordFailure("victim@example.com", "10.0.0.1");
+            }
+        }
+        assertThat(throttle.isBlocked("victim@example.com", "10.0.0.1")).as("9 failures").isFalse();
+
+        throttle.recordFailure("victim@example.com", "10.0.0.2");
+        assertThat(throttle.isBlocked("victim@example.com", "10.0.0.3")).as("the 10th failure locks").isTrue();
+    }
+
     static final class MutableClock extends Clock {
         Instant now = Instant.parse("2026-11-22T12:00:00Z");
 
