@@ -29,11 +29,11 @@ public class EndpointShapedErrorReportValve extends ErrorReportValve {
         String contentType;
         String body;
         if (path.startsWith("/api/")) {
-            contentType = "application/json;charset=UTF-8";
+            contentType = ErrorPages.JSON;
             body = "{\"ok\":false,\"error\":\"" + message + "\"}";
         }
         else if (ErrorPages.isOAuthJson(path)) {
-            contentType = "application/json;charset=UTF-8";
+            contentType = ErrorPages.JSON;
             body = "{\"error\":\"" + message + "\"}";
         }
         else {

@@ -31,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
 class ErrorPages implements ErrorController {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorPages.class);
-    private static final String JSON = "application/json;charset=UTF-8";
+    /** The content type of every JSON answer written in this package (the contract's, byte for byte). */
+    static final String JSON = "application/json;charset=UTF-8";
 
     private final JsonMapper json;
 

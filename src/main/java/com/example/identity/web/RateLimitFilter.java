@@ -107,7 +107,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
         response.setStatus(429);
         response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-        response.setContentType("application/json;charset=UTF-8");
+        response.setContentType(ErrorPages.JSON);
         response.getOutputStream().write(family.body);
     }
 }
