@@ -11,6 +11,15 @@ public record AuditEvent(Type type, String subject, String actor) {
         this(type, subject, null);
     }
 
+    /**
+     * The address typed in a login form, for the actor of an audit line, only when it looks like one:
+     * people sometimes type their password in the e-mail field, and a password must never reach the trail.
+     */
+    public static String attemptedAccount(String username) {
+        return username != null && username.length() <= 254 && username.matches("[^@\\s]+@[^@\\s]+")
+                ? username.strip() : "(no es un correo)";
+    }
+
     /** The events of the trail, with the Spanish label the admin page shows. */
     public enum Type {
         LOGIN_SUCCEEDED("Inicio de sesión"),

@@ -13,7 +13,6 @@ import org.springframework.transaction.annotation.Transactional;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.token.ApiTokenService;
 
 /**
  * OAuth applications: register, rotate the secret, revoke. The dashboard, the management routes and
@@ -30,15 +29,13 @@ public class ClientService {
 
     private final OAuthClientRepository clients;
     private final DatabaseRegisteredClientRepository registrations;
-    private final ApiTokenService tokens;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
-    ClientService(OAuthClientRepository clients, DatabaseRegisteredClientRepository registrations, ApiTokenService tokens,
-            Clock clock, ApplicationEventPublisher events) {
+    ClientService(OAuthClientRepository clients, DatabaseRegisteredClientRepository registrations, Clock clock,
+            ApplicationEventPublisher events) {
         this.clients = clients;
         this.registrations = registrations;
-        this.tokens = tokens;
         this.clock = clock;
         this.events = events;
     }
@@ -102,7 +99,7 @@ public class ClientService {
             if (c.revoke(clock.instant())) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_REVOKED, c.getClientId()));
             }
-            tokens.revokeByClient(c.getClientId());
+            events.publishEvent(new ClientRevoked(c.getClientId()));
         });
         return client.isPresent();
     }

@@ -5,6 +5,8 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import com.example.identity.common.LocalRedirect;
+
 /**
  * The login page. The form posts to {@code /login/}, where Spring Security's form login checks the
  * password (see {@code WebSecurityConfig}); this controller only renders it.

@@ -10,6 +10,8 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.authentication.AuthenticationFailureHandler;
 
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.abuse.LoginThrottle;
+import com.example.identity.common.LocalRedirect;
 
 /**
  * After a failed login: back to the form with the generic message and the same {@code redirect}, with
@@ -25,21 +27,12 @@ public class LoginFailureHandler implements AuthenticationFailureHandler {
         this.events = events;
     }
 
-    /**
-     * The address typed in the form, for the audit line, only when it looks like one: people sometimes
-     * type their password in the e-mail field, and a password must never reach the trail.
-     */
-    static String attemptedAccount(String username) {
-        return username != null && username.length() <= 254 && username.matches("[^@\\s]+@[^@\\s]+")
-                ? username.strip() : "(no es un correo)";
-    }
-
     @Override
     public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
             AuthenticationException exception) throws IOException {
         throttle.recordFailure(request.getParameter("username"), request.getRemoteAddr());
         events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null,
-                attemptedAccount(request.getParameter("username"))));
+                AuditEvent.attemptedAccount(request.getParameter("username"))));
         response.sendRedirect(request.getContextPath()
                 + LocalRedirect.pageWithRedirect("/login/", "error", request.getParameter("redirect")));
     }

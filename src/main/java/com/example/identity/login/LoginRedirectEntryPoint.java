@@ -8,6 +8,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 
+import com.example.identity.common.LocalRedirect;
+
 /**
  * Sends a visitor without a session to {@code /login/?redirect=<URL-encoded path and query of this
  * request>} (specification §4.3, decisions §2), so the login page brings them back afterwards. No

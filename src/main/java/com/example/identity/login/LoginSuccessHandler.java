@@ -11,6 +11,8 @@ import org.springframework.security.web.authentication.AuthenticationSuccessHand
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.abuse.LoginThrottle;
+import com.example.identity.common.LocalRedirect;
 
 /**
  * After a successful login: 302 to {@code redirect} when it is a local path, else to the dashboard for

@@ -9,7 +9,7 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.web.RateLimitFilter;
+import com.example.identity.abuse.RateLimitFilter;
 
 /**
  * The client steps of {@code /oauth/token.php}, in the order of decisions §1: {@link #clientIdCheck},

@@ -21,6 +21,8 @@ import org.springframework.security.web.authentication.AuthenticationSuccessHand
 
 import tools.jackson.databind.json.JsonMapper;
 
+import com.example.identity.common.JsonContent;
+
 /**
  * What {@code /oauth/token.php} writes: the token response of specification §2.5 (exactly
  * {@code access_token}, {@code token_type}, {@code expires_in} and, with {@code openid}, {@code id_token}),
@@ -28,7 +30,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFailureHandler {
 
-    static final String JSON = "application/json;charset=UTF-8";
 
     private final JsonMapper json;
 
@@ -101,7 +102,7 @@ class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFail
 
     void write(HttpServletResponse response, HttpStatus status, Map<String, Object> body) throws IOException {
         response.setStatus(status.value());
-        response.setContentType(JSON);
+        response.setContentType(JsonContent.TYPE);
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         response.setHeader(HttpHeaders.PRAGMA, "no-cache");
         response.getOutputStream().write(json.writeValueAsBytes(body));

@@ -18,6 +18,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
+import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.AfterCommit;
@@ -215,6 +216,12 @@ public class ApiTokenService {
     public int revokeByAuthorization(String authorizationId) {
         evict(owner -> authorizationId.equals(owner.authorizationId()));
         return tokens.revokeByAuthorization(authorizationId, clock.instant());
+    }
+
+    /** An application was revoked: its live tokens are revoked in the same transaction. */
+    @EventListener
+    void onClientRevoked(ClientRevoked event) {
+        revokeByClient(event.clientId());
     }
 
     /** Revokes every live token issued to one OAuth client (the client was revoked). */

@@ -18,7 +18,7 @@ public class BearerTokenAuthentication extends AbstractAuthenticationToken {
 
     private final TokenOwner owner;
 
-    BearerTokenAuthentication(TokenOwner owner) {
+    public BearerTokenAuthentication(TokenOwner owner) {
         super(authorities(owner));
         this.owner = owner;
         setAuthenticated(true);

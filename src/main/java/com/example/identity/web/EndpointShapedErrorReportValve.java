@@ -8,6 +8,8 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.springframework.http.HttpStatus;
 
+import com.example.identity.common.JsonContent;
+
 /**
  * Tomcat's last word on a request it rejects before the application sees it (a control character in a
  * header, a malformed request line, an oversized header): the same shapes as {@link ErrorPages}, JSON
@@ -29,11 +31,11 @@ public class EndpointShapedErrorReportValve extends ErrorReportValve {
         String contentType;
         String body;
         if (path.startsWith("/api/")) {
-            contentType = ErrorPages.JSON;
+            contentType = JsonContent.TYPE;
             body = "{\"ok\":false,\"error\":\"" + message + "\"}";
         }
         else if (ErrorPages.isOAuthJson(path)) {
-            contentType = ErrorPages.JSON;
+            contentType = JsonContent.TYPE;
             body = "{\"error\":\"" + message + "\"}";
         }
         else {

@@ -20,6 +20,8 @@ import org.springframework.web.servlet.View;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import com.example.identity.common.JsonContent;
+
 /**
  * Every error that reaches the servlet container's error dispatch (unknown paths, wrong methods,
  * malformed requests, uncaught failures) answers in the shape of the endpoint that was asked: JSON
@@ -31,8 +33,6 @@ import tools.jackson.databind.json.JsonMapper;
 class ErrorPages implements ErrorController {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorPages.class);
-    /** The content type of every JSON answer written in this package (the contract's, byte for byte). */
-    static final String JSON = "application/json;charset=UTF-8";
 
     private final JsonMapper json;
 
@@ -97,13 +97,13 @@ class ErrorPages implements ErrorController {
 
         @Override
         public String getContentType() {
-            return JSON;
+            return JsonContent.TYPE;
         }
 
         @Override
         public void render(Map<String, ?> model, HttpServletRequest request, HttpServletResponse response)
                 throws IOException {
-            response.setContentType(JSON);
+            response.setContentType(JsonContent.TYPE);
             response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
             response.setContentLength(body.length);
             response.getOutputStream().write(body);

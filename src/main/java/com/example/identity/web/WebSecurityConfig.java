@@ -15,9 +15,9 @@ import com.example.identity.account.Role;
 import com.example.identity.login.LoginFailureHandler;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.login.LoginSuccessHandler;
-import com.example.identity.login.LoginThrottle;
-import com.example.identity.login.LoginThrottleFilter;
-import com.example.identity.login.PasswordChangeGate;
+import com.example.identity.abuse.LoginThrottle;
+import com.example.identity.abuse.LoginThrottleFilter;
+import com.example.identity.account.PasswordChangeGate;
 
 /**
  * The last chain, matches everything the others do not: the pages people use in a browser

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.example.identity.crypto.Secrets;
 
-/** The cheap checks that run before the database is asked: token shape and the name of a new token. */
+/** The cheap check that runs before the database is asked: the shape of a presented token. */
 class TokenInputRulesTest {
 
     @Test
@@ -33,24 +33,5 @@ class TokenInputRulesTest {
     })
     void anythingButSixtyFourLowercaseHexIsRefused(String presented) {
         assertThat(ApiTokenService.isWellFormed(presented)).isFalse();
-    }
-
-    @Test
-    void nameIsRequiredAfterTrimming() {
-        assertThat(TokenCreateController.problemWithName(null)).isEqualTo("Falta el parámetro name");
-        assertThat(TokenCreateController.problemWithName(new String[0])).isEqualTo("Falta el parámetro name");
-        assertThat(TokenCreateController.problemWithName(new String[] { " \t " })).isEqualTo("Falta el parámetro name");
-    }
-
-    @Test
-    void nameMayHaveOneHundredCharactersAfterTrimmingNotMore() {
-        assertThat(TokenCreateController.problemWithName(new String[] { "  " + "a".repeat(100) + "  " })).isNull();
-        assertThat(TokenCreateController.problemWithName(new String[] { "a".repeat(101) })).isEqualTo("name demasiado largo");
-    }
-
-    @Test
-    void aNameOfOneVisibleCharacterIsEnough() {
-        assertThat(TokenCreateController.problemWithName(new String[] { "x" })).isNull();
-        assertThat(TokenCreateController.problemWithName(new String[] { "mi juego ñ" })).isNull();
     }
 }

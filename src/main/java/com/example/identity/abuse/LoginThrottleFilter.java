@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.abuse;
 
 import java.io.IOException;
 
@@ -11,6 +11,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.LocalRedirect;
 
 /**
  * Runs before the password is checked: a throttled attempt goes back to the form with "try later",
@@ -37,7 +38,7 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         if (throttle.isBlocked(request.getParameter("username"), request.getRemoteAddr())) {
             events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null,
-                    LoginFailureHandler.attemptedAccount(request.getParameter("username"))));
+                    AuditEvent.attemptedAccount(request.getParameter("username"))));
             response.sendRedirect(request.getContextPath()
                     + LocalRedirect.pageWithRedirect("/login/", "bloqueado", request.getParameter("redirect")));
             return;

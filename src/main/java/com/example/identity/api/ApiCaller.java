@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.api;
 
 import java.util.Optional;
 
@@ -7,6 +7,8 @@ import org.springframework.security.core.Authentication;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
+import com.example.identity.token.BearerTokenAuthentication;
+import com.example.identity.token.TokenKind;
 
 /**
  * The {@link Caller} behind a request to the management routes: the user of the browser session, or

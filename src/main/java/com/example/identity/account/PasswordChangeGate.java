@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.account;
 
 import java.io.IOException;
 import java.util.Set;
@@ -13,6 +13,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.common.LocalRedirect;
 
 /**
  * A user who logged in with a one-time password may do nothing but change it: every other page (and

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.api;
 
 import java.io.IOException;
 import java.util.Collections;
@@ -15,6 +15,10 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextHolderStrategy;
 import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.BearerTokenAuthentication;
+import com.example.identity.token.TokenOwner;
 
 /**
  * Authenticates {@code /api/**} requests that carry {@code Authorization: Bearer <token>} (the scheme

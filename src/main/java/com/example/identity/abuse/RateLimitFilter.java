@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.abuse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +12,9 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import com.example.identity.common.JsonContent;
+
 
 /**
  * Applies {@link RateLimits} to one endpoint family. Before: a source address or client that has spent
@@ -107,7 +110,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
         response.setStatus(429);
         response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-        response.setContentType(ErrorPages.JSON);
+        response.setContentType(JsonContent.TYPE);
         response.getOutputStream().write(family.body);
     }
 }

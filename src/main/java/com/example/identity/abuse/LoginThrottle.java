@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.abuse;
 
 import java.time.Clock;
 import java.time.Duration;

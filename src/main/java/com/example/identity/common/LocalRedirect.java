@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.common;
 
 import org.jspecify.annotations.Nullable;
 

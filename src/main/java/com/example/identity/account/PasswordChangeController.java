@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.account;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
+import com.example.identity.common.LocalRedirect;
 
 /**
  * {@code /cuenta/contrasena}: a logged-in user changes their password, proving the current one. Users

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.api;
 
 import java.io.IOException;
 import java.util.function.Supplier;
@@ -26,9 +26,10 @@ import org.springframework.security.web.csrf.CsrfFilter;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
-import com.example.identity.web.RateLimitFilter;
-import com.example.identity.web.RateLimits;
+import com.example.identity.abuse.RateLimitFilter;
+import com.example.identity.abuse.RateLimits;
 import com.example.identity.web.RestrictiveHeaders;
+import com.example.identity.token.ApiTokenService;
 
 /**
  * Chain 2b, matches the rest of {@code /api/**}: token creation and the JSON routes for developers. A

@@ -1,4 +1,4 @@
-package com.example.identity.client;
+package com.example.identity.api;
 
 import java.io.IOException;
 import java.util.List;
@@ -14,8 +14,10 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.Caller;
-import com.example.identity.token.ApiCaller;
-import com.example.identity.token.ApiJson;
+import com.example.identity.api.ApiCaller;
+import com.example.identity.api.ApiJson;
+import com.example.identity.client.ClientService;
+import com.example.identity.client.OAuthClient;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 

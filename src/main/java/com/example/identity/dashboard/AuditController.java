@@ -1,4 +1,4 @@
-package com.example.identity.audit;
+package com.example.identity.dashboard;
 
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -7,6 +7,8 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+
+import com.example.identity.audit.AuditTrail;
 
 /** {@code /dashboard/admin/audit.php}: the audit trail for admins (rule in the web chain), newest first, paged. */
 @Controller

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.api;
 
 import java.io.IOException;
 
@@ -12,6 +12,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import com.example.identity.token.BearerTokenAuthentication;
+import com.example.identity.token.TokenOwner;
 
 /**
  * {@code GET /api/userinfo.php} (specification §4.1): the profile of the owner of the bearer token, with

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.api;
 
 import java.io.IOException;
 
@@ -11,6 +11,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.token.ApiTokenService;
 
 /**
  * {@code POST /api/tokens/create.php} (specification §4.2, decisions §5): a personal token for the

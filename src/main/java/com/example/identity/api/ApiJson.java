@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.api;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,8 +6,9 @@ import java.nio.charset.StandardCharsets;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+
+import com.example.identity.common.JsonContent;
 
 /**
  * The {@code {"ok": false, "error": "..."}} answers of {@code /api/*} (specification §4.1, decisions §1),
@@ -15,20 +16,18 @@ import org.springframework.http.ResponseEntity;
  */
 public final class ApiJson {
 
-    public static final String CONTENT_TYPE = "application/json;charset=UTF-8";
-    private static final MediaType JSON = MediaType.parseMediaType(CONTENT_TYPE);
 
     private ApiJson() {
     }
 
     /** A 200 with {@code body}, the contract's content type and {@code Cache-Control: no-store}. */
     public static <T> ResponseEntity<T> ok(T body) {
-        return ResponseEntity.ok().contentType(JSON).header(HttpHeaders.CACHE_CONTROL, "no-store").body(body);
+        return ResponseEntity.ok().contentType(JsonContent.MEDIA_TYPE).header(HttpHeaders.CACHE_CONTROL, "no-store").body(body);
     }
 
     public static void error(HttpServletResponse response, int status, String error) throws IOException {
         response.setStatus(status);
-        response.setContentType(CONTENT_TYPE);
+        response.setContentType(JsonContent.TYPE);
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         response.getOutputStream().write(("{\"ok\":false,\"error\":\"" + escape(error) + "\"}").getBytes(StandardCharsets.UTF_8));
     }
