@@ -1,17 +1,16 @@
 package com.example.identity.account;
 
-import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
-
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.crypto.Secrets;
 
 /** Creates and changes accounts. Every other feature goes through here, never to the repository. */
 @Service
@@ -19,7 +18,6 @@ public class AccountService {
 
     /** A pragmatic e-mail shape: something@host.tld, no spaces, at most 254 characters. */
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s.]+(\\.[^@\\s.]+)+");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final UserAccountRepository users;
     private final PasswordEncoder passwordEncoder;
@@ -56,9 +54,7 @@ public class AccountService {
         if (rol == null) {
             throw new InvalidAccountException("rol", "Rol inválido");
         }
-        byte[] bytes = new byte[15];
-        RANDOM.nextBytes(bytes);
-        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String password = Secrets.randomUrlSafe(15);
         UserAccount account = create(name, email, password, rol);
         account.requirePasswordChange();
         return new NewAccount(account, password);

@@ -1,6 +1,7 @@
 package com.example.identity.api;
 
 import java.io.IOException;
+import java.util.Optional;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -11,6 +12,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.common.Names;
 import com.example.identity.token.ApiTokenService;
 
 /**
@@ -49,22 +51,16 @@ class TokenCreateController {
         return ApiJson.ok(new Created(true, issued.value()));
     }
 
-    /** name is required, trimmed, 1 to 100 characters, no control characters, sent once. */
+    /** name is required, sent once, and follows the shared rule ({@link Names}: trimmed, 1 to 100, no control characters). */
     static String problemWithName(String[] names) {
-        if (names == null || names.length == 0 || names[0].strip().isEmpty()) {
+        var problem = names == null || names.length == 0 ? Optional.of(Names.Problem.MISSING) : Names.problemWith(names[0]);
+        if (problem.isPresent() && problem.get() == Names.Problem.MISSING) {
             return MISSING_NAME;
         }
         if (names.length > 1) {
             return REPEATED;
         }
-        String name = names[0].strip();
-        if (name.length() > ApiTokenService.MAX_NAME_LENGTH) {
-            return NAME_TOO_LONG;
-        }
-        if (name.chars().anyMatch(Character::isISOControl)) {
-            return NAME_INVALID;
-        }
-        return null;
+        return problem.map(p -> p == Names.Problem.TOO_LONG ? NAME_TOO_LONG : NAME_INVALID).orElse(null);
     }
 
     record Created(boolean ok, String token) {

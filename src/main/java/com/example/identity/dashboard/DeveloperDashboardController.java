@@ -15,6 +15,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Caller;
 import com.example.identity.client.ClientService;
+import com.example.identity.common.Names;
 import com.example.identity.token.ApiTokenService;
 
 /**
@@ -83,18 +84,17 @@ class DeveloperDashboardController {
     @PostMapping("/dashboard/tokens/create")
     String createToken(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
             RedirectAttributes redirect) {
-        String clean = name == null ? "" : name.strip();
-        if (clean.isEmpty()) {
-            redirect.addFlashAttribute("tokenError", "Escribe un nombre para el token.");
-        }
-        else if (clean.length() > ApiTokenService.MAX_NAME_LENGTH) {
-            redirect.addFlashAttribute("tokenError", "El nombre no puede pasar de 100 caracteres.");
-        }
-        else {
-            var issued = tokens.createPersonal(user.id(), clean);
-            redirect.addFlashAttribute("newToken", issued.value());
-            redirect.addFlashAttribute("newTokenName", clean);
-        }
+        Names.problemWith(name).ifPresentOrElse(
+                problem -> redirect.addFlashAttribute("tokenError", switch (problem) {
+                    case MISSING -> "Escribe un nombre para el token.";
+                    case TOO_LONG -> "El nombre no puede pasar de 100 caracteres.";
+                    case INVALID -> "El nombre no puede llevar caracteres de control.";
+                }),
+                () -> {
+                    var issued = tokens.createPersonal(user.id(), name);
+                    redirect.addFlashAttribute("newToken", issued.value());
+                    redirect.addFlashAttribute("newTokenName", issued.token().getName());
+                });
         return "redirect:" + PAGE + "#tokens";
     }
 

@@ -22,6 +22,7 @@ import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.AfterCommit;
+import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -35,8 +36,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 @Service
 public class ApiTokenService {
 
-    /** Longest token name. */
-    public static final int MAX_NAME_LENGTH = 100;
     /** {@code last_used_at} is written at most once per token per this window. */
     static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
 
@@ -72,11 +71,7 @@ public class ApiTokenService {
     /** A token made by its owner: no expiry, valid until revoked. */
     @Transactional
     public IssuedToken createPersonal(long ownerId, String name) {
-        String clean = name == null ? "" : name.strip();
-        if (clean.isEmpty() || clean.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("name must be 1 to " + MAX_NAME_LENGTH + " characters");
-        }
-        IssuedToken issued = mint(ownerId, clean, TokenKind.PERSONAL, null, null, null, null);
+        IssuedToken issued = mint(ownerId, Names.clean(name), TokenKind.PERSONAL, null, null, null, null);
         events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_CREATED, describe(issued.token())));
         return issued;
     }
