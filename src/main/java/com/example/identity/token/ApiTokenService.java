@@ -6,10 +6,10 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -18,14 +18,12 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
-import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.common.AfterCommit;
+import com.example.identity.client.ClientRevoked;
+import com.example.identity.common.LookupCache;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
  * The one place where API tokens are made, checked and revoked: the dashboard, the management routes,
@@ -38,6 +36,8 @@ public class ApiTokenService {
 
     /** {@code last_used_at} is written at most once per token per this window. */
     static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
+    /** How long another instance's revocation may take to be seen here. */
+    static final Duration CACHE_TTL = Duration.ofSeconds(30);
 
     private final ApiTokenRepository tokens;
     private final Clock clock;
@@ -48,16 +48,7 @@ public class ApiTokenService {
      * Valid tokens by digest. Bounded in size and age: a revocation on this instance evicts at once; on
      * another instance it is seen within {@link #CACHE_TTL}.
      */
-    private final Cache<String, Cached> valid = Caffeine.newBuilder()
-            .maximumSize(100_000)
-            .expireAfterWrite(CACHE_TTL)
-            .build();
-
-    /** Counts evictions, so that a lookup that raced with one does not put back what it read. */
-    private final AtomicLong evictions = new AtomicLong();
-
-    /** How long another instance's revocation may take to be seen here. */
-    static final Duration CACHE_TTL = Duration.ofSeconds(30);
+    private final LookupCache<String, Cached> valid = new LookupCache<>(100_000, CACHE_TTL);
 
     private record Cached(TokenOwner owner, Instant expiresAt, Instant lastUsedAt) {
     }
@@ -68,10 +59,22 @@ public class ApiTokenService {
         this.events = events;
     }
 
-    /** A token made by its owner: no expiry, valid until revoked. */
+    /** A personal token of the default scope ({@code perfil}): no expiry, valid until revoked. */
     @Transactional
     public IssuedToken createPersonal(long ownerId, String name) {
-        IssuedToken issued = mint(ownerId, Names.clean(name), TokenKind.PERSONAL, null, null, null, null);
+        return createPersonal(ownerId, name, TokenScope.DEFAULT);
+    }
+
+    /**
+     * A token made by its owner: no expiry, valid until revoked; {@code scope} says whether it may be used
+     * at the management routes too.
+     *
+     * @throws IllegalArgumentException when the name breaks the shared rule ({@link Names})
+     */
+    @Transactional
+    public IssuedToken createPersonal(long ownerId, String name, TokenScope scope) {
+        IssuedToken issued = mint(ownerId, Names.clean(name), TokenKind.PERSONAL, Objects.requireNonNull(scope), null,
+                null, null, null);
         events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_CREATED, describe(issued.token())));
         return issued;
     }
@@ -85,24 +88,26 @@ public class ApiTokenService {
     public IssuedToken issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
             Duration ttl) {
         Instant now = clock.instant();
-        return mint(ownerId, "OAuth " + clientId, TokenKind.OAUTH, clientId, String.join(" ", scopes), authorizationId,
-                now.plus(ttl));
+        return mint(ownerId, "OAuth " + clientId, TokenKind.OAUTH, null, clientId, String.join(" ", scopes),
+                authorizationId, now.plus(ttl));
     }
 
-    private IssuedToken mint(long ownerId, String name, TokenKind kind, String clientId, String scopes,
-            String authorizationId, Instant expiresAt) {
+    private IssuedToken mint(long ownerId, String name, TokenKind kind, TokenScope personalScope, String clientId,
+            String scopes, String authorizationId, Instant expiresAt) {
         String value = Secrets.randomHex(32);
         ApiToken token = tokens.save(new ApiToken(ownerId, name, Secrets.sha256Hex(value), value.substring(0, 8), kind,
-                clientId, scopes, authorizationId, clock.instant(), expiresAt));
+                personalScope, clientId, scopes, authorizationId, clock.instant(), expiresAt));
         return new IssuedToken(value, token);
     }
 
     /**
-     * The owner of a presented token when it is valid: a known digest, not revoked, not expired, and an
-     * owner whose account is enabled. Anything that is not 64 lowercase hex characters is refused
-     * without touching the database. This is the busiest path of the service: a hit in the bounded
-     * cache costs one SHA-256 and a map lookup; a miss one indexed query joining the owner. Invalid
-     * tokens are never cached (they are rate-limited instead).
+     * The owner of a presented token when it is valid: a known digest, not revoked, not expired, an owner
+     * whose account is enabled and, for a token issued to an OAuth client, a client that is not revoked
+     * (so a token minted by a code exchange that raced with the client's revocation is refused too).
+     * Anything that is not 64 lowercase hex characters is refused without touching the database. This is
+     * the busiest path of the service: a hit in the bounded cache costs one SHA-256 and a map lookup; a
+     * miss one indexed query joining the owner and the client. Invalid tokens are never cached (they are
+     * rate-limited instead).
      */
     public Optional<TokenOwner> authenticate(String presentedToken) {
         if (!isWellFormed(presentedToken)) {
@@ -110,27 +115,20 @@ public class ApiTokenService {
         }
         Instant now = clock.instant();
         String digest = Secrets.sha256Hex(presentedToken);
-        Cached cached = valid.getIfPresent(digest);
+        Cached cached = valid.get(digest, key -> tokens.findValidationRow(key)
+                .filter(row -> row.revokedAt() == null)
+                .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
+                .filter(ApiTokenRepository.Row::enabled)
+                .filter(row -> row.clientRevokedAt() == null)
+                .map(row -> new Cached(new TokenOwner(row.tokenId(), row.userId(), row.primerNombre(), row.correo(),
+                        row.rol(), row.kind(), row.personalScope(), row.clientId(), scopes(row.scopes()),
+                        row.authorizationId()), row.expiresAt(), row.lastUsedAt()))
+                .orElse(null));
         if (cached == null) {
-            long generationBefore = evictions.get();
-            cached = tokens.findValidationRow(digest)
-                    .filter(row -> row.revokedAt() == null)
-                    .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
-                    .filter(ApiTokenRepository.Row::enabled)
-                    .map(row -> new Cached(new TokenOwner(row.tokenId(), row.userId(), row.primerNombre(), row.correo(),
-                            row.rol(), row.kind(), row.clientId(), scopes(row.scopes()), row.authorizationId()),
-                            row.expiresAt(), row.lastUsedAt()))
-                    .orElse(null);
-            if (cached == null) {
-                return Optional.empty();
-            }
-            if (evictions.get() == generationBefore) {
-                // a revocation that ran while this row was read may have missed it: then it is not kept
-                valid.put(digest, cached);
-            }
+            return Optional.empty();
         }
         if (cached.expiresAt() != null && !cached.expiresAt().isAfter(now)) {
-            valid.invalidate(digest);
+            valid.forget(digest);
             return Optional.empty();
         }
         recordUse(cached, now);
@@ -158,10 +156,7 @@ public class ApiTokenService {
      * so that no request can put back what a revocation is about to change.
      */
     void evict(Predicate<TokenOwner> which) {
-        AfterCommit.nowAndAfterCompletion(() -> {
-            evictions.incrementAndGet();
-            valid.asMap().values().removeIf(c -> which.test(c.owner()));
-        });
+        valid.evictIf(cached -> which.test(cached.owner()));
     }
 
     /** An account disabled or changed role: its tokens must be looked up again. */
@@ -213,7 +208,11 @@ public class ApiTokenService {
         return tokens.revokeByAuthorization(authorizationId, clock.instant());
     }
 
-    /** An application was revoked: its live tokens are revoked in the same transaction. */
+    /**
+     * An application was revoked: its live tokens are revoked and forgotten in the same transaction. A
+     * token that a concurrent code exchange commits after this is refused all the same: the lookup joins
+     * the client's revoked flag.
+     */
     @EventListener
     void onClientRevoked(ClientRevoked event) {
         revokeByClient(event.clientId());
@@ -224,18 +223,6 @@ public class ApiTokenService {
     public int revokeByClient(String clientId) {
         evict(owner -> clientId.equals(owner.clientId()));
         return tokens.revokeByClient(clientId, clock.instant());
-    }
-
-    /** Revokes every live token of one user. */
-    @Transactional
-    public int revokeByOwner(long userId) {
-        evict(owner -> owner.userId() == userId);
-        return tokens.revokeByUser(userId, clock.instant());
-    }
-
-    @Transactional(readOnly = true)
-    public Optional<ApiToken> findById(long tokenId) {
-        return tokens.findById(tokenId);
     }
 
     /** Newest first. */

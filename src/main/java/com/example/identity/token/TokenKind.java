@@ -1,5 +1,8 @@
 package com.example.identity.token;
 
+import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
+
 /** A token made by its owner ({@code personal}) or issued to an OAuth client ({@code oauth}). */
 public enum TokenKind {
     PERSONAL("personal"),
@@ -24,8 +27,8 @@ public enum TokenKind {
         throw new IllegalArgumentException("unknown token kind: " + value);
     }
 
-    @jakarta.persistence.Converter(autoApply = true)
-    static class JpaConverter implements jakarta.persistence.AttributeConverter<TokenKind, String> {
+    @Converter(autoApply = true)
+    static class JpaConverter implements AttributeConverter<TokenKind, String> {
         @Override
         public String convertToDatabaseColumn(TokenKind kind) {
             return kind == null ? null : kind.value;

@@ -19,6 +19,7 @@ import com.example.identity.client.ClientService;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 import tools.jackson.databind.JsonNode;
 
@@ -42,8 +43,9 @@ class ManagementRoutesIT {
         return accounts.create("Mgmt", "m-" + UUID.randomUUID() + "@example.com", "a-password-for-tests", role);
     }
 
+    /** A personal token of scope gestion, the one the management routes take (decisions §15). */
     String bearer(UserAccount owner) {
-        return "Bearer " + tokens.createPersonal(owner.getId(), "cli").value();
+        return "Bearer " + tokens.createPersonal(owner.getId(), "cli", TokenScope.GESTION).value();
     }
 
     @Test
@@ -62,7 +64,8 @@ class ManagementRoutesIT {
         assertThat(body.get("tokens").size()).isEqualTo(1);
         JsonNode token = body.get("tokens").get(0);
         assertThat(token.propertyNames()).containsExactly("id", "name", "prefix", "created_at", "last_used_at",
-                "expires_at", "revoked");
+                "expires_at", "revoked", "scope");
+        assertThat(token.get("scope").asString()).isEqualTo("gestion");
         assertThat(token.get("name").asString()).isEqualTo("cli");
         assertThat(token.get("prefix").asString()).isEqualTo(auth.substring(7, 15));
         assertThat(token.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
