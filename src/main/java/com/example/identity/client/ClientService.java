@@ -55,12 +55,6 @@ public class ClientService {
         return save(ownerId, name, redirectUri, clientId, secret);
     }
 
-    /** The benchmark's application ({@code bench} profile only), with a known id and secret. */
-    @Transactional
-    public NewCredentials registerBenchmark(long ownerId, String name, String redirectUri, String clientId, String secret) {
-        return save(ownerId, name, redirectUri, clientId, secret);
-    }
-
     private NewCredentials save(long ownerId, String name, String redirectUri, String clientId, String secret) {
         OAuthClient client = clients.save(new OAuthClient(clientId, name, redirectUri, Secrets.sha256Hex(secret), ownerId,
                 clock.instant()));
