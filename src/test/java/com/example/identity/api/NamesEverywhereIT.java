@@ -16,6 +16,7 @@ import com.example.identity.client.ClientService;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 /**
  * One rule for names ({@code common/Names}) at every door: the token API, the dashboard's token and
@@ -79,7 +80,7 @@ class NamesEverywhereIT {
     @Test
     void applicationApiAndDashboardRefuseTheSameNames() {
         session();
-        String gestion = "Bearer " + tokens.createPersonal(userId, "ci", com.example.identity.token.TokenScope.GESTION).value();
+        String gestion = "Bearer " + tokens.createPersonal(userId, "ci", TokenScope.GESTION).value();
         for (String name : new String[] { NUL, RLO, "a\rb" }) {
             assertApiError(web.postForm("/api/clients/create.php", Map.of("name", name, "redirect_uri",
                     "https://x.example/cb"), "Authorization", gestion), 400, "name inválido");

@@ -2,6 +2,7 @@ package com.example.identity.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -73,7 +74,7 @@ class HostileInputPropertiesIT {
     Arbitrary<String> forms() {
         var pair = Combinators.combine(Arbitraries.of(NAMES), hostileValues(), Arbitraries.of(true, false))
                 .as((name, value, encode) -> name + "=" + (encode
-                        ? java.net.URLEncoder.encode(value, StandardCharsets.UTF_8) : value.replace("&", "")));
+                        ? URLEncoder.encode(value, StandardCharsets.UTF_8) : value.replace("&", "")));
         return pair.list().ofMaxSize(8).map(list -> String.join("&", list));
     }
 
@@ -85,7 +86,7 @@ class HostileInputPropertiesIT {
     @Provide
     Arbitrary<String> queries() {
         var pair = Combinators.combine(Arbitraries.of(NAMES), hostileValues(), Arbitraries.of(true, false))
-                .as((name, value, broken) -> name + "=" + java.net.URLEncoder.encode(value, StandardCharsets.UTF_8)
+                .as((name, value, broken) -> name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8)
                         + (broken ? "%zz%" : ""));
         return pair.list().ofMaxSize(8).map(list -> String.join("&", list));
     }
