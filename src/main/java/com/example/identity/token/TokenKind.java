@@ -1,7 +1,8 @@
 package com.example.identity.token;
 
-import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
+
+import com.example.identity.common.ValueConverter;
 
 /** A token made by its owner ({@code personal}) or issued to an OAuth client ({@code oauth}). */
 public enum TokenKind {
@@ -28,15 +29,9 @@ public enum TokenKind {
     }
 
     @Converter(autoApply = true)
-    static class JpaConverter implements AttributeConverter<TokenKind, String> {
-        @Override
-        public String convertToDatabaseColumn(TokenKind kind) {
-            return kind == null ? null : kind.value;
-        }
-
-        @Override
-        public TokenKind convertToEntityAttribute(String value) {
-            return value == null ? null : fromValue(value);
+    static class JpaConverter extends ValueConverter<TokenKind> {
+        JpaConverter() {
+            super(TokenKind::value, TokenKind::fromValue);
         }
     }
 }

@@ -2,8 +2,9 @@ package com.example.identity.token;
 
 import java.util.Optional;
 
-import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
+
+import com.example.identity.common.ValueConverter;
 
 /**
  * What a personal token may do (decisions §15): {@code perfil}, the default, only
@@ -39,16 +40,10 @@ public enum TokenScope {
     }
 
     @Converter(autoApply = true)
-    static class JpaConverter implements AttributeConverter<TokenScope, String> {
-        @Override
-        public String convertToDatabaseColumn(TokenScope scope) {
-            return scope == null ? null : scope.value;
-        }
-
-        @Override
-        public TokenScope convertToEntityAttribute(String value) {
-            return value == null ? null : fromValue(value)
-                    .orElseThrow(() -> new IllegalArgumentException("unknown token scope: " + value));
+    static class JpaConverter extends ValueConverter<TokenScope> {
+        JpaConverter() {
+            super(TokenScope::value, value -> fromValue(value)
+                    .orElseThrow(() -> new IllegalArgumentException("unknown token scope: " + value)));
         }
     }
 }
