@@ -52,7 +52,6 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                 .accessTokenTimeToLive(properties.accessToken().ttl())
                 .accessTokenFormat(OAuth2TokenFormat.REFERENCE)
                 .idTokenSignatureAlgorithm(SignatureAlgorithm.RS256)
-                .reuseRefreshTokens(false)
                 .build();
     }
 
