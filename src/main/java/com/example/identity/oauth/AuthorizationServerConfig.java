@@ -90,7 +90,7 @@ class AuthorizationServerConfig {
                 .clientAuthentication(client -> client
                     .authenticationConverters(converters -> {
                         converters.clear();
-                        converters.add(tokenRequests);
+                        converters.add(tokenRequests::convert);
                     })
                     .authenticationProviders(providers -> {
                         providers.clear();

@@ -14,7 +14,6 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
-import org.springframework.security.web.authentication.AuthenticationConverter;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -30,18 +29,22 @@ import org.springframework.web.util.UriUtils;
  * ({@code client_secret_post}). A malformed Basic header counts as Basic for the mandatory parameters and
  * is refused as {@code client_id inválido} only after them.
  *
+ * <p>A bean, but deliberately not an {@code AuthenticationConverter}: the authorization server's chain
+ * configures a resource server for its OIDC endpoints, and Spring Security's resource server takes any
+ * {@code AuthenticationConverter} bean as its bearer token converter, for every request of the chain. The
+ * chain plugs in {@link #convert} as a method reference.
+ *
  * <p>Only form parameters count: a parameter in the query string is ignored, so secrets and codes in
  * URLs are not honoured.
  */
-class TokenRequestConverter implements AuthenticationConverter {
+class TokenRequestConverter {
 
     static final String AUTHORIZATION_CODE = "authorization_code";
     private static final List<String> SINGLE_VALUED = List.of(OAuth2ParameterNames.GRANT_TYPE, OAuth2ParameterNames.CODE,
             OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET,
             "code_verifier");
 
-    @Override
-    public Authentication convert(HttpServletRequest request) {
+    Authentication convert(HttpServletRequest request) {
         MultiValueMap<String, String> form = formParameters(request);
         grantTypeCheck(form);
         BasicCredentials basic = basicCredentials(request);
