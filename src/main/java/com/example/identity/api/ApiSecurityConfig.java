@@ -25,7 +25,6 @@ import org.springframework.security.web.context.RequestAttributeSecurityContextR
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.csrf.CsrfFilter;
 
-import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.token.ApiTokenService;
@@ -49,8 +48,8 @@ class ApiSecurityConfig {
     static final String[] MANAGEMENT_ROUTES = { "/api/tokens/**", "/api/clients/**" };
 
     /**
-     * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the rate limit
-     * and the bearer filter. No session is read or created, no CSRF (a GET), no anonymous user; the
+     * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the bearer filter
+     * (which applies the API's limits). No session is read or created, no CSRF (a GET), no anonymous user; the
      * controller answers {@code Falta token Bearer} itself when no token came.
      */
     @Bean
@@ -66,8 +65,7 @@ class ApiSecurityConfig {
             .sessionManagement(session -> session.disable())
             .exceptionHandling(exceptions -> exceptions.disable())
             .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
-            .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
+            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.disable())
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .anonymous(anonymous -> anonymous.disable())
@@ -94,8 +92,7 @@ class ApiSecurityConfig {
                 // the management routes (decisions §11): a bearer token must be of scope gestion (§15)
                 .requestMatchers(MANAGEMENT_ROUTES).access(ApiSecurityConfig::manager)
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
-            .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
+            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .sessionManagement(session -> session

@@ -17,7 +17,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * completes (see {@link AfterCommit}), so no request can cache a row that the transaction is changing.
  *
  * <p>Per instance: another instance's change is seen here within the time-to-live (several instances
- * share one database, issue 15; notifying them is that issue's business). Absent values are not cached.
+ * share one database, issue 15; notifying them is that issue's business). The same shape serves a
+ * negative cache (what a lookup did not find), evicted when the thing comes to exist.
  *
  * @param <K> the lookup key
  * @param <V> the cached value
@@ -38,12 +39,28 @@ public final class LookupCache<K, V> {
         if (cached != null) {
             return cached;
         }
-        long generationBefore = evictions.get();
+        long generationBefore = generation();
         V loaded = loader.apply(key);
-        if (loaded != null && evictions.get() == generationBefore) {
-            cache.put(key, loaded);
+        if (loaded != null) {
+            putUnlessEvictedSince(key, loaded, generationBefore);
         }
         return loaded;
+    }
+
+    public @Nullable V getIfPresent(K key) {
+        return cache.getIfPresent(key);
+    }
+
+    /** The eviction count: read it before a lookup, and hand it to {@link #putUnlessEvictedSince} after. */
+    public long generation() {
+        return evictions.get();
+    }
+
+    /** Keeps {@code value} unless an eviction ran since {@code generationBefore} was read (the lookup may have missed it). */
+    public void putUnlessEvictedSince(K key, V value, long generationBefore) {
+        if (evictions.get() == generationBefore) {
+            cache.put(key, value);
+        }
     }
 
     /** Forgets one entry now (an entry found stale, such as an expired token). */

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
@@ -38,6 +39,8 @@ public class ApiTokenService {
     static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
     /** How long another instance's revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
+    static final int MAX_UNKNOWN = 10_000;
+    static final Duration UNKNOWN_TTL = Duration.ofMinutes(10);
 
     private final ApiTokenRepository tokens;
     private final Clock clock;
@@ -49,6 +52,14 @@ public class ApiTokenService {
      * another instance it is seen within {@link #CACHE_TTL}.
      */
     private final LookupCache<String, Cached> valid = new LookupCache<>(100_000, CACHE_TTL);
+    /**
+     * Digests that matched no token, so that a caller repeating an unknown token costs no query. Bounded
+     * in size ({@value #MAX_UNKNOWN} digests, about 2 MB; W-TinyLFU keeps the repeated ones) and age
+     * ({@link #UNKNOWN_TTL}). Correct across instances too: a digest gets here only when someone presented
+     * it before the token existed, which means guessing 256 random bits; this instance forgets it at once
+     * when it mints that token ({@link #mint}), another instance within {@link #UNKNOWN_TTL}.
+     */
+    private final LookupCache<String, Boolean> unknown = new LookupCache<>(MAX_UNKNOWN, UNKNOWN_TTL);
 
     private record Cached(TokenOwner owner, Instant expiresAt, Instant lastUsedAt) {
     }
@@ -95,44 +106,90 @@ public class ApiTokenService {
     private IssuedToken mint(long ownerId, String name, TokenKind kind, TokenScope personalScope, String clientId,
             String scopes, String authorizationId, Instant expiresAt) {
         String value = Secrets.randomHex(32);
-        ApiToken token = tokens.save(new ApiToken(ownerId, name, Secrets.sha256Hex(value), value.substring(0, 8), kind,
-                personalScope, clientId, scopes, authorizationId, clock.instant(), expiresAt));
+        String digest = Secrets.sha256Hex(value);
+        // 256 random bits are never presented before they are shown, so this digest cannot be in the
+        // negative cache; forgotten anyway, now and at commit, so that being unknown never outlives creation
+        unknown.evict(digest);
+        ApiToken token = tokens.save(new ApiToken(ownerId, name, digest, value.substring(0, 8), kind, personalScope,
+                clientId, scopes, authorizationId, clock.instant(), expiresAt));
         return new IssuedToken(value, token);
     }
 
     /**
      * The owner of a presented token when it is valid: a known digest, not revoked, not expired, an owner
-     * whose account is enabled and, for a token issued to an OAuth client, a client that is not revoked
-     * (so a token minted by a code exchange that raced with the client's revocation is refused too).
-     * Anything that is not 64 lowercase hex characters is refused without touching the database. This is
-     * the busiest path of the service: a hit in the bounded cache costs one SHA-256 and a map lookup; a
-     * miss one indexed query joining the owner and the client. Invalid tokens are never cached (they are
-     * rate-limited instead).
+     * whose account is enabled and, for a token issued to an OAuth client, a client that is not revoked.
+     * See {@link #check}.
      */
     public Optional<TokenOwner> authenticate(String presentedToken) {
+        return Optional.ofNullable(check(presentedToken).owner());
+    }
+
+    /**
+     * What a presented token is: valid (with its owner), known but not valid (revoked, expired, of a
+     * disabled owner, or issued to a revoked client: so a token minted by a code exchange that raced with
+     * the client's revocation is refused too), or unknown (never issued, or malformed). The rate limits
+     * tell the last two apart: only unknown tokens cost the caller's address anything.
+     *
+     * <p>This is the busiest path of the service. Anything that is not 64 lowercase hex characters is
+     * unknown without touching the database. A valid token in the bounded cache costs one SHA-256 and a
+     * map lookup; a miss one indexed query joining the owner and the client. An unknown digest is
+     * remembered in a bounded negative cache, so repeating it costs no query either; known-invalid tokens
+     * are not cached (they are rare and their state may change).
+     */
+    public TokenCheck check(String presentedToken) {
         if (!isWellFormed(presentedToken)) {
-            return Optional.empty();
+            return TokenCheck.UNKNOWN;
         }
         Instant now = clock.instant();
         String digest = Secrets.sha256Hex(presentedToken);
-        Cached cached = valid.get(digest, key -> tokens.findValidationRow(key)
-                .filter(row -> row.revokedAt() == null)
-                .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
-                .filter(ApiTokenRepository.Row::enabled)
-                .filter(row -> row.clientRevokedAt() == null)
-                .map(row -> new Cached(new TokenOwner(row.tokenId(), row.userId(), row.primerNombre(), row.correo(),
-                        row.rol(), row.kind(), row.personalScope(), row.clientId(), scopes(row.scopes()),
-                        row.authorizationId()), row.expiresAt(), row.lastUsedAt()))
-                .orElse(null));
+        Cached cached = valid.getIfPresent(digest);
         if (cached == null) {
-            return Optional.empty();
+            if (unknown.getIfPresent(digest) != null) {
+                return TokenCheck.UNKNOWN;
+            }
+            long validGeneration = valid.generation();
+            long unknownGeneration = unknown.generation();
+            Optional<ApiTokenRepository.Row> row = tokens.findValidationRow(digest);
+            if (row.isEmpty()) {
+                // not when a token was minted while this lookup ran: it may be this one
+                unknown.putUnlessEvictedSince(digest, Boolean.TRUE, unknownGeneration);
+                return TokenCheck.UNKNOWN;
+            }
+            cached = row
+                    .filter(r -> r.revokedAt() == null)
+                    .filter(r -> r.expiresAt() == null || r.expiresAt().isAfter(now))
+                    .filter(ApiTokenRepository.Row::enabled)
+                    .filter(r -> r.clientRevokedAt() == null)
+                    .map(r -> new Cached(new TokenOwner(r.tokenId(), r.userId(), r.primerNombre(), r.correo(),
+                            r.rol(), r.kind(), r.personalScope(), r.clientId(), scopes(r.scopes()),
+                            r.authorizationId()), r.expiresAt(), r.lastUsedAt()))
+                    .orElse(null);
+            if (cached == null) {
+                return TokenCheck.INVALID;
+            }
+            // not when a revocation ran while this row was read: it may have missed it
+            valid.putUnlessEvictedSince(digest, cached, validGeneration);
         }
         if (cached.expiresAt() != null && !cached.expiresAt().isAfter(now)) {
             valid.forget(digest);
-            return Optional.empty();
+            return TokenCheck.INVALID;
         }
         recordUse(cached, now);
-        return Optional.of(cached.owner());
+        return new TokenCheck(cached.owner(), true);
+    }
+
+    /**
+     * The answer of {@link #check}: {@code owner} when the token is valid; {@code known} when it exists
+     * at all (valid, or revoked, expired, of a disabled owner or of a revoked client).
+     */
+    public record TokenCheck(@Nullable TokenOwner owner, boolean known) {
+
+        static final TokenCheck UNKNOWN = new TokenCheck(null, false);
+        static final TokenCheck INVALID = new TokenCheck(null, true);
+
+        public boolean valid() {
+            return owner != null;
+        }
     }
 
     private void recordUse(Cached cached, Instant now) {
