@@ -9,7 +9,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
@@ -23,7 +22,6 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.session.ConcurrentSessionFilter;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -66,7 +64,7 @@ class AuthorizationServerConfig {
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, RegisteredClientRepository clients,
             DatabaseAuthorizationService authorizations, OAuth2TokenGenerator<?> tokenGenerator,
             SigningKeys signingKeys, ApiTokenService tokens, AccountService accounts, TransactionTemplate transactions,
-            Clock clock, JsonMapper json, TemplateEngine templates, SessionRegistry sessions, RateLimits limits,
+            Clock clock, JsonMapper json, TemplateEngine templates, RateLimits limits,
             ApplicationEventPublisher events) throws Exception {
         var path = PathPatternRequestMatcher.withDefaults();
         RequestMatcher tokenEndpoint = path.matcher(TOKEN);
@@ -122,12 +120,8 @@ class AuthorizationServerConfig {
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
-            // Login sessions are registered where they start (the login form, WebSecurityConfig); here a
-            // session that was ended (account disabled, role changed) is only refused. Not through
-            // sessionManagement().maximumSessions(): that adds a SessionManagementFilter, which would open
-            // an HTTP session and a registry entry for every client authenticated at the token endpoint.
-            .addFilter(new ConcurrentSessionFilter(sessions, event -> new LoginRedirectEntryPoint()
-                .commence(event.getRequest(), event.getResponse(), null)))
+            // A session that was ended (account disabled, role changed) is deleted from the database
+            // (web/SessionConfig), so it is simply absent here, on every instance: no registry check.
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(
                         "default-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "
