@@ -1,7 +1,6 @@
 package com.example.identity.oauth;
 
 import java.time.Clock;
-import java.util.List;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -10,7 +9,6 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
-import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.security.oauth2.server.authorization.settings.AuthorizationServerSettings;
@@ -35,9 +33,6 @@ import com.example.identity.account.PasswordChangeGate;
 import com.example.identity.token.ApiTokenService;
 import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.source.JWKSource;
-import com.nimbusds.jose.proc.SecurityContext;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -138,20 +133,6 @@ class AuthorizationServerConfig {
                 .tokenEndpoint(TOKEN)
                 .jwkSetEndpoint(JWKS)
                 .build();
-    }
-
-    /** Published at {@code /oauth/jwks.json}: the public part of every key that may verify a live id_token. */
-    @Bean
-    JWKSource<SecurityContext> jwkSource(SigningKeys keys) {
-        JWKSet published = keys.keys();
-        return (selector, context) -> selector.select(published);
-    }
-
-    /** Signs with the current key only, so the encoder never has to choose among several. */
-    @Bean
-    JwtEncoder jwtEncoder(SigningKeys keys) {
-        JWKSet signing = keys.canSign() ? new JWKSet(keys.signingKey()) : new JWKSet(List.of());
-        return new NimbusJwtEncoder((selector, context) -> selector.select(signing));
     }
 
     @Bean

@@ -1,0 +1,52 @@
+package com.example.identity.common;
+
+import java.util.function.Supplier;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Work that must happen once across every instance sharing the database (decisions §13): the caller's
+ * work runs in a new transaction that first locks the named row of {@code cluster_locks} (migration
+ * V15) with {@code select ... for update}, so a second instance waits until the first commits and then
+ * sees its result. The same statement works on PostgreSQL and H2. Each row also carries a version,
+ * which the work bumps when it changes something other instances must reload.
+ */
+@Component
+public class ClusterLock {
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+
+    ClusterLock(JdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
+        this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactionManager);
+        this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+    }
+
+    /** Runs {@code work} in a new transaction holding the lock {@code name} until it commits. */
+    public <T> T holding(String name, Supplier<T> work) {
+        return transactions.execute(status -> {
+            Long locked = jdbc.query("select version from cluster_locks where name = ? for update",
+                    rs -> rs.next() ? rs.getLong(1) : null, name);
+            if (locked == null) {
+                throw new IllegalStateException("no cluster lock named " + name + " (migration V15)");
+            }
+            return work.get();
+        });
+    }
+
+    /** Inside {@link #holding}: records a change, so that other instances reload. */
+    public void bumpVersion(String name) {
+        jdbc.update("update cluster_locks set version = version + 1 where name = ?", name);
+    }
+
+    /** The number of changes recorded under {@code name}: one indexed read, no lock. */
+    public long version(String name) {
+        Long version = jdbc.queryForObject("select version from cluster_locks where name = ?", Long.class, name);
+        return version == null ? 0 : version;
+    }
+}
