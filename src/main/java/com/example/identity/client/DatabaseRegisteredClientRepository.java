@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.IdentityProperties;
-import com.example.identity.common.AfterCommit;
+import com.example.identity.common.CacheInvalidation;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -41,8 +41,8 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
     private final TokenSettings tokenSettings;
     /**
      * Known clients by client id, for the authorization and token endpoints' hot paths. Bounded; rotation
-     * and revocation on this instance evict at once, on another within {@link #CACHE_TTL}. Unknown ids
-     * are not cached.
+     * and revocation evict at once here and on every other instance at commit ({@link CacheInvalidation});
+     * {@link #CACHE_TTL} is the backstop. Unknown ids are not cached.
      */
     private final Cache<String, RegisteredClient> cache = Caffeine.newBuilder()
             .maximumSize(10_000)
@@ -51,8 +51,14 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
 
     static final java.time.Duration CACHE_TTL = java.time.Duration.ofSeconds(30);
 
-    DatabaseRegisteredClientRepository(OAuthClientRepository clients, IdentityProperties properties) {
+    DatabaseRegisteredClientRepository(OAuthClientRepository clients, IdentityProperties properties,
+            CacheInvalidation invalidation) {
         this.clients = clients;
+        this.invalidation = invalidation;
+        invalidation.register(CACHE, this::evictLocally, () -> {
+            evictions.incrementAndGet();
+            cache.invalidateAll();
+        });
         this.tokenSettings = TokenSettings.builder()
                 .authorizationCodeTimeToLive(properties.authorizationCode().ttl())
                 .accessTokenTimeToLive(properties.accessToken().ttl())
@@ -93,10 +99,17 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
 
     /** Forgets a client whose secret or state is changing. */
     void evict(String clientId) {
-        AfterCommit.nowAndAfterCompletion(() -> {
-            evictions.incrementAndGet();
-            cache.invalidate(clientId);
-        });
+        invalidation.evict(CACHE, clientId); // here now and after the transaction; on other instances at commit
+    }
+
+    /** Topic of this cache in {@link CacheInvalidation}; the key is the client id. */
+    static final String CACHE = "clients";
+
+    private final CacheInvalidation invalidation;
+
+    private void evictLocally(String clientId) {
+        evictions.incrementAndGet();
+        cache.invalidate(clientId);
     }
 
     private final java.util.concurrent.atomic.AtomicLong evictions = new java.util.concurrent.atomic.AtomicLong();

@@ -21,7 +21,7 @@ import com.example.identity.account.AccountChanged;
 import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.common.AfterCommit;
+import com.example.identity.common.CacheInvalidation;
 import com.example.identity.crypto.Secrets;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -46,8 +46,9 @@ public class ApiTokenService {
     /** Per token id, when this instance may next write {@code last_used_at}: spares the database repeat UPDATEs. */
     private final ConcurrentHashMap<Long, Instant> nextTouch = new ConcurrentHashMap<>();
     /**
-     * Valid tokens by digest. Bounded in size and age: a revocation on this instance evicts at once; on
-     * another instance it is seen within {@link #CACHE_TTL}.
+     * Valid tokens by digest. Bounded in size and age: a revocation evicts at once here and, through
+     * {@link CacheInvalidation} (PostgreSQL NOTIFY), on every other instance at commit; {@link #CACHE_TTL}
+     * is the backstop.
      */
     private final Cache<String, Cached> valid = Caffeine.newBuilder()
             .maximumSize(100_000)
@@ -63,10 +64,37 @@ public class ApiTokenService {
     private record Cached(TokenOwner owner, Instant expiresAt, Instant lastUsedAt) {
     }
 
-    ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events) {
+    ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events,
+            CacheInvalidation invalidation) {
         this.tokens = tokens;
         this.clock = clock;
         this.events = events;
+        this.invalidation = invalidation;
+        invalidation.register(CACHE, this::evictLocally, () -> {
+            evictions.incrementAndGet();
+            valid.invalidateAll();
+        });
+    }
+
+    /** Topic of this cache in {@link CacheInvalidation}; keys are {@code id=}, {@code user=}, {@code client=}, {@code auth=}. */
+    static final String CACHE = "api-tokens";
+
+    private final CacheInvalidation invalidation;
+
+    /** Evicts what a key of {@link #CACHE} names, on this instance (a change here, or a notification). */
+    private void evictLocally(String key) {
+        int eq = key.indexOf('=');
+        String kind = key.substring(0, eq);
+        String value = key.substring(eq + 1);
+        Predicate<TokenOwner> which = switch (kind) {
+            case "id" -> owner -> owner.tokenId() == Long.parseLong(value);
+            case "user" -> owner -> owner.userId() == Long.parseLong(value);
+            case "client" -> owner -> value.equals(owner.clientId());
+            case "auth" -> owner -> value.equals(owner.authorizationId());
+            default -> throw new IllegalArgumentException("unknown token cache key " + kind);
+        };
+        evictions.incrementAndGet();
+        valid.asMap().values().removeIf(c -> which.test(c.owner()));
     }
 
     /** A token made by its owner: no expiry, valid until revoked. */
@@ -162,17 +190,14 @@ public class ApiTokenService {
      * Forgets cached tokens matching {@code which}, now and again once the current transaction commits,
      * so that no request can put back what a revocation is about to change.
      */
-    void evict(Predicate<TokenOwner> which) {
-        AfterCommit.nowAndAfterCompletion(() -> {
-            evictions.incrementAndGet();
-            valid.asMap().values().removeIf(c -> which.test(c.owner()));
-        });
+    void evict(String key) {
+        invalidation.evict(CACHE, key); // here now and after the transaction; on other instances at commit
     }
 
     /** An account disabled or changed role: its tokens must be looked up again. */
     @EventListener
     void onAccountChanged(AccountChanged event) {
-        evict(owner -> owner.userId() == event.userId());
+        evict("user=" + event.userId());
     }
 
     /** The tokens {@code caller} may see: their own, or every token for an admin; newest first. */
@@ -190,7 +215,7 @@ public class ApiTokenService {
     @Transactional
     public boolean revokeAs(Caller caller, long tokenId) {
         return tokens.findById(tokenId).filter(t -> caller.mayActOn(t.getUserId())).map(t -> {
-            evict(owner -> owner.tokenId() == tokenId);
+            evict("id=" + tokenId);
             if (t.revoke(clock.instant())) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
             }
@@ -202,7 +227,7 @@ public class ApiTokenService {
     @Transactional
     public boolean revoke(long tokenId) {
         return tokens.findById(tokenId).map(t -> {
-            evict(owner -> owner.tokenId() == tokenId);
+            evict("id=" + tokenId);
             boolean revoked = t.revoke(clock.instant());
             if (revoked) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
@@ -214,7 +239,7 @@ public class ApiTokenService {
     /** Revokes every live token issued from one authorization (code reuse, RFC 6749 §4.1.2). */
     @Transactional
     public int revokeByAuthorization(String authorizationId) {
-        evict(owner -> authorizationId.equals(owner.authorizationId()));
+        evict("auth=" + authorizationId);
         return tokens.revokeByAuthorization(authorizationId, clock.instant());
     }
 
@@ -227,14 +252,14 @@ public class ApiTokenService {
     /** Revokes every live token issued to one OAuth client (the client was revoked). */
     @Transactional
     public int revokeByClient(String clientId) {
-        evict(owner -> clientId.equals(owner.clientId()));
+        evict("client=" + clientId);
         return tokens.revokeByClient(clientId, clock.instant());
     }
 
     /** Revokes every live token of one user. */
     @Transactional
     public int revokeByOwner(long userId) {
-        evict(owner -> owner.userId() == userId);
+        evict("user=" + userId);
         return tokens.revokeByUser(userId, clock.instant());
     }
 

@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,8 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.client.ClientService;
+import com.example.identity.common.CacheInvalidation;
+import com.example.identity.token.ApiTokenService;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
@@ -31,7 +34,7 @@ import com.example.identity.support.WebClient;
 /**
  * Two instances on one database behave as one service (decisions §13). On PostgreSQL they share the
  * run's database; on H2 two contexts in this JVM share one in-memory database, which is as far as H2
- * goes (one process only): what needs PostgreSQL's notifications is in {@code CacheCoherenceIT}.
+ * goes (one process only): the cache tests need PostgreSQL's notifications and are skipped on H2.
  */
 class TwoInstancesIT {
 
@@ -39,7 +42,7 @@ class TwoInstancesIT {
 
     @BeforeAll
     static void start() {
-        cluster = Cluster.onSharedDatabase(2, "--identity.signing-key.rotation-delay=3s");
+        cluster = Cluster.onSharedDatabase(2, "--identity.signing-key.rotation-delay=5s");
     }
 
     @AfterAll
@@ -171,10 +174,6 @@ class TwoInstancesIT {
         assertThat(rotated.statusCode()).isEqualTo(302);
         assertThat(WebClient.location(rotated)).isEqualTo("/dashboard/admin.php#keys");
         long rotatedAt = System.nanoTime();
-        assertThat(admin.postForm("/dashboard/admin/keys/rotate", Map.of("_csrf", admin.csrfFrom("/dashboard/admin.php")))
-                .statusCode()).isEqualTo(302);
-        assertThat(admin.get("/dashboard/admin.php").body())
-                .as("a second rotation while the first is pending is refused").contains("Ya hay una rotación en curso");
 
         Set<String> afterAtB;
         do {
@@ -185,11 +184,15 @@ class TwoInstancesIT {
         assertThat(Duration.ofNanos(seenAfter)).as("published at B within 1 s").isLessThan(Duration.ofSeconds(1));
         assertThat(kids(0)).isEqualTo(afterAtB);
         String newKid = afterAtB.stream().filter(k -> !before.contains(k)).findFirst().orElseThrow();
+        assertThat(admin.postForm("/dashboard/admin/keys/rotate", Map.of("_csrf", admin.csrfFrom("/dashboard/admin.php")))
+                .statusCode()).isEqualTo(302);
+        assertThat(admin.get("/dashboard/admin.php").body())
+                .as("a second rotation while the first is pending is refused").contains("Ya hay una rotación en curso");
 
         String beforeActivation = idTokenFrom(1, client, user);
         assertThat(SignedJWT.parse(beforeActivation).getHeader().getKeyID()).as("still the old key until the delay")
                 .isNotEqualTo(newKid);
-        Thread.sleep(Math.max(0, Duration.ofSeconds(3).toMillis() - Duration.ofNanos(System.nanoTime() - rotatedAt).toMillis() + 300));
+        Thread.sleep(Math.max(0, Duration.ofSeconds(5).toMillis() - Duration.ofNanos(System.nanoTime() - rotatedAt).toMillis() + 300));
         for (int node = 0; node < 2; node++) {
             String afterActivation = idTokenFrom(node, client, user);
             assertThat(SignedJWT.parse(afterActivation).getHeader().getKeyID()).isEqualTo(newKid);
@@ -215,5 +218,102 @@ class TwoInstancesIT {
         assertThat(kids(0)).containsExactly(newKid);
         assertThat(kids(1)).containsExactly(newKid);
         assertThat(jdbc.queryForObject("select count(*) from signing_keys", Integer.class)).isEqualTo(1);
+    }
+
+    // ---- cache coherence (PostgreSQL LISTEN/NOTIFY) --------------------------------------------------
+
+    private static void needsPostgres() {
+        Assumptions.assumeTrue(Cluster.onPostgres(), "cache coherence across instances needs PostgreSQL "
+                + "(LISTEN/NOTIFY); the embedded H2 database serves one instance only. Run: bash .ci/run");
+    }
+
+    /** Polls {@code check} until it holds; returns how long that took, failing after 5 s. */
+    private static Duration within(java.util.function.BooleanSupplier check) throws InterruptedException {
+        long start = System.nanoTime();
+        while (!check.getAsBoolean()) {
+            if (System.nanoTime() - start > Duration.ofSeconds(5).toNanos()) {
+                throw new AssertionError("not seen within 5 s");
+            }
+            Thread.sleep(10);
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private static int userinfo(int node, String token) {
+        return new WebClient(cluster.port(node)).get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode();
+    }
+
+    @Test
+    void tokenRevokedOnOneInstanceIsRefusedOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-321");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        var issued = cluster.bean(0, ApiTokenService.class).createPersonal(userId, "cluster");
+        assertThat(userinfo(1, issued.value())).as("cached at B").isEqualTo(200);
+        assertThat(userinfo(1, issued.value())).isEqualTo(200);
+
+        var owner = new WebClient(cluster.port(0));
+        owner.login(email, "node-password-321");
+        var revoked = owner.postForm("/api/tokens/revoke.php", Map.of("id", String.valueOf(issued.token().getId())),
+                "X-CSRF-TOKEN", owner.csrfFrom("/dashboard/developer.php"));
+        assertThat(revoked.body()).isEqualTo("{\"ok\":true}");
+        assertThat(within(() -> userinfo(1, issued.value()) == 401)).isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void disablingAUserOnOneInstanceRefusesTheirTokensOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-654");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        String token = cluster.bean(0, ApiTokenService.class).createPersonal(userId, "cluster").value();
+        assertThat(userinfo(1, token)).isEqualTo(200);
+
+        var admin = new WebClient(cluster.port(0));
+        admin.login("admin@example.com", "admin-demo-password");
+        admin.postForm("/dashboard/admin/users/disable", Map.of("id", String.valueOf(userId),
+                "_csrf", admin.csrfFrom("/dashboard/admin.php")));
+        assertThat(within(() -> userinfo(1, token) == 401)).isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void applicationRevokedOnOneInstanceIsRefusedOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        var client = newClient();
+        var user = loggedInUser(1);
+        idTokenFrom(1, client, user); // B now caches the client
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("response_type", "code");
+        query.put("client_id", client.clientId());
+        query.put("redirect_uri", client.redirectUri());
+        query.put("state", "s");
+        String authorize = "/oauth/authorize.php?" + WebClient.encode(query);
+
+        var developer = new WebClient(cluster.port(0));
+        developer.login("dev@example.com", "dev-demo-password");
+        var revoked = developer.postForm("/api/clients/revoke.php", Map.of("client_id", client.clientId()),
+                "X-CSRF-TOKEN", developer.csrfFrom("/dashboard/developer.php"));
+        assertThat(revoked.body()).isEqualTo("{\"ok\":true}");
+        assertThat(within(() -> user.at(cluster.port(1)).get(authorize).statusCode() == 400))
+                .isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void afterLosingItsListeningConnectionAnInstanceReconnectsAndFlushesItsCaches() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-987");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        var issued = cluster.bean(0, ApiTokenService.class).createPersonal(userId, "cluster");
+        assertThat(userinfo(1, issued.value())).isEqualTo(200);
+
+        JdbcTemplate jdbc = cluster.bean(0, JdbcTemplate.class);
+        var invalidation = cluster.bean(1, CacheInvalidation.class);
+        assertThat(invalidation.listening()).isTrue();
+        // the listeners' connections drop, and a revocation is made that no instance hears of
+        jdbc.queryForList("select pg_terminate_backend(pid) from pg_stat_activity "
+                + "where application_name = 'identity-cache-listener' and datname = current_database()");
+        jdbc.update("update api_tokens set revoked_at = current_timestamp where id = ?", issued.token().getId());
+        within(() -> !invalidation.listening());
+        assertThat(within(() -> invalidation.listening() && userinfo(1, issued.value()) == 401))
+                .as("reconnected and flushed").isLessThan(Duration.ofSeconds(3));
     }
 }
