@@ -20,9 +20,12 @@ public class ClusterLock {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
+    private final boolean postgres;
 
-    ClusterLock(JdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
+    ClusterLock(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
+            org.springframework.core.env.Environment environment) {
         this.jdbc = jdbc;
+        this.postgres = environment.getProperty("spring.datasource.url", "").startsWith("jdbc:postgresql:");
         this.transactions = new TransactionTemplate(transactionManager);
         this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     }
@@ -37,6 +40,24 @@ public class ClusterLock {
             }
             return work.get();
         });
+    }
+
+    /**
+     * Scheduled work that one instance at a time should do (purges): runs {@code work} in a new
+     * transaction holding PostgreSQL's transaction-level advisory lock for {@code name}
+     * ({@code pg_try_advisory_xact_lock}); when another instance holds it, skips the run and returns
+     * false. Nothing to take on H2, which serves one instance only. Any name works; no table row needed.
+     */
+    public boolean runIfFree(String name, Runnable work) {
+        Boolean ran = transactions.execute(status -> {
+            if (postgres && !Boolean.TRUE.equals(jdbc.queryForObject(
+                    "select pg_try_advisory_xact_lock(hashtext(?))", Boolean.class, "identity:" + name))) {
+                return false;
+            }
+            work.run();
+            return true;
+        });
+        return Boolean.TRUE.equals(ran);
     }
 
     /** Inside {@link #holding}: records a change, so that other instances reload. */

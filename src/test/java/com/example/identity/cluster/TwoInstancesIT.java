@@ -21,6 +21,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 import com.example.identity.account.AccountService;
 import com.example.identity.client.ClientService;
 import com.example.identity.common.CacheInvalidation;
+import com.example.identity.common.ClusterLock;
 import com.example.identity.token.ApiTokenService;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
@@ -315,5 +316,17 @@ class TwoInstancesIT {
         within(() -> !invalidation.listening());
         assertThat(within(() -> invalidation.listening() && userinfo(1, issued.value()) == 401))
                 .as("reconnected and flushed").isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void scheduledWorkRunsOnOneInstanceAtATime() {
+        needsPostgres();
+        var a = cluster.bean(0, ClusterLock.class);
+        var b = cluster.bean(1, ClusterLock.class);
+        boolean[] bRanWhileAHeldIt = {true};
+        boolean aRan = a.runIfFree("test-job", () -> bRanWhileAHeldIt[0] = b.runIfFree("test-job", () -> { }));
+        assertThat(aRan).isTrue();
+        assertThat(bRanWhileAHeldIt[0]).as("B skips the job while A runs it").isFalse();
+        assertThat(b.runIfFree("test-job", () -> { })).as("free again once A's run committed").isTrue();
     }
 }
