@@ -329,4 +329,65 @@ class TwoInstancesIT {
         assertThat(bRanWhileAHeldIt[0]).as("B skips the job while A runs it").isFalse();
         assertThat(b.runIfFree("test-job", () -> { })).as("free again once A's run committed").isTrue();
     }
+
+    @Test
+    void rotatingWhileLoginsRunEveryIdTokenVerifiesWithAnyJwksFetchedAfterIt() throws Exception {
+        var client = newClient();
+        var user = loggedInUser(0);
+        record Issued(long at, String idToken) {
+        }
+        record Fetched(long at, JWKSet jwks) {
+        }
+        List<Issued> issued = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Fetched> fetched = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        long runUntil = System.nanoTime() + Duration.ofSeconds(9).toNanos(); // the 5 s delay and some
+        var logins = new Thread(() -> {
+            for (int i = 0; System.nanoTime() < runUntil && i < 500; i++) {
+                String idToken = idTokenFrom(i % 2, client, user);
+                issued.add(new Issued(System.nanoTime(), idToken));
+            }
+        });
+        var jwksReader = new Thread(() -> {
+            for (int i = 0; System.nanoTime() < runUntil + Duration.ofMillis(500).toNanos() && i < 500; i++) {
+                try {
+                    long before = System.nanoTime();
+                    fetched.add(new Fetched(before, jwks(i % 2)));
+                    Thread.sleep(100);
+                }
+                catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        logins.start();
+        jwksReader.start();
+        Thread.sleep(1500);
+        var added = cluster.bean(1, com.example.identity.keys.SigningKeys.class).rotate(); // the command's path
+        logins.join();
+        jwksReader.join();
+
+        assertThat(issued.stream().map(i -> kidOf(i.idToken())).distinct().count())
+                .as("id_tokens signed by the old key, then by the new one").isEqualTo(2);
+        assertThat(issued.stream().anyMatch(i -> kidOf(i.idToken()).equals(added.kid()))).isTrue();
+        int checks = 0;
+        for (Issued token : issued) {
+            for (Fetched jwks : fetched) {
+                if (jwks.at() > token.at()) {
+                    assertThat(verifies(token.idToken(), jwks.jwks()))
+                            .as("an id_token verifies with every JWKS fetched after it was issued").isTrue();
+                    checks++;
+                }
+            }
+        }
+        assertThat(checks).isGreaterThan(100);
+    }
+
+    private static String kidOf(String idToken) {
+        try {
+            return SignedJWT.parse(idToken).getHeader().getKeyID();
+        }
+        catch (java.text.ParseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }
