@@ -78,7 +78,7 @@ public final class Cluster implements AutoCloseable {
 
     private static List<String> baseArgs(String... extraArgs) {
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.profiles.active=test",
-                "--management.server.port=0"));
+                "--management.server.port=0", "--spring.datasource.hikari.maximum-pool-size=4"));
         args.addAll(List.of(extraArgs));
         return args;
     }
