@@ -32,6 +32,22 @@ public class ClusterLock {
 
     /** Runs {@code work} in a new transaction holding the lock {@code name} until it commits. */
     public <T> T holding(String name, Supplier<T> work) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                return holdingOnce(name, work);
+            }
+            catch (org.springframework.dao.QueryTimeoutException | org.springframework.dao.PessimisticLockingFailureException e) {
+                // H2 gives up waiting for a row lock after 2 s (PostgreSQL waits): another instance's
+                // first start can take longer (three Argon2id hashes), so wait again, up to a minute
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private <T> T holdingOnce(String name, Supplier<T> work) {
         return transactions.execute(status -> {
             Long locked = jdbc.query("select version from cluster_locks where name = ? for update",
                     rs -> rs.next() ? rs.getLong(1) : null, name);

@@ -390,4 +390,17 @@ class TwoInstancesIT {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void whatOnePageLeavesInTheSessionForTheNextIsReadByTheOtherInstance() {
+        String email = newDeveloper("node-password-246");
+        var atA = new WebClient(cluster.port(0));
+        atA.login(email, "node-password-246");
+        var registered = atA.postForm("/dashboard/clients/create", Map.of("name", "Flash",
+                "redirect_uri", "https://flash.example/cb", "_csrf", atA.csrfFrom("/dashboard/developer.php")));
+        assertThat(registered.statusCode()).isEqualTo(302);
+        String page = atA.at(cluster.port(1)).get(WebClient.location(registered)).body();
+        assertThat(page).as("the new application's credentials, shown once, at the other instance")
+                .contains("id=\"client-id\"").contains("id=\"client-secret\"");
+    }
 }
