@@ -21,6 +21,7 @@ import com.example.identity.account.AccountChanged;
 import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.AfterCommit;
 import com.example.identity.common.CacheInvalidation;
 import com.example.identity.crypto.Secrets;
 import com.github.benmanes.caffeine.cache.Cache;
