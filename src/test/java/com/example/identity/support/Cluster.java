@@ -20,7 +20,8 @@ import com.example.identity.IdentityApplication;
  * Several instances of the whole application in one JVM, each with its own port, caches and threads,
  * sharing one database (decisions §13): the test database of the run (PostgreSQL when
  * {@code SPRING_DATASOURCE_URL} says so), a fresh PostgreSQL database made for the cluster, or a
- * shared in-memory H2 database. Started concurrently, as a load balancer's pool is.
+ * shared in-memory H2 database. Started concurrently, as a load balancer's pool is (only Spring Boot's
+ * JVM-wide logging set-up is taken one start at a time).
  */
 public final class Cluster implements AutoCloseable {
 
@@ -88,9 +89,31 @@ public final class Cluster implements AutoCloseable {
         try {
             List<CompletableFuture<ConfigurableApplicationContext>> starting = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                starting.add(CompletableFuture.supplyAsync(
-                        () -> new SpringApplicationBuilder(IdentityApplication.class).run(args.toArray(String[]::new)),
-                        starters));
+                // Spring Boot's logging system is one per JVM and not safe to initialise from two starts at
+                // once: each start waits until the previous one has its logging set up (context prepared),
+                // then they run concurrently (migrations, first accounts, first key, web servers).
+                var prepared = new java.util.concurrent.CountDownLatch(1);
+                starting.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return new SpringApplicationBuilder(IdentityApplication.class)
+                                .listeners(event -> {
+                                    if (event instanceof org.springframework.boot.context.event.ApplicationPreparedEvent) {
+                                        prepared.countDown();
+                                    }
+                                })
+                                .run(args.toArray(String[]::new));
+                    }
+                    finally {
+                        prepared.countDown();
+                    }
+                }, starters));
+                try {
+                    prepared.await(120, java.util.concurrent.TimeUnit.SECONDS);
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
             }
             List<ConfigurableApplicationContext> started = new ArrayList<>();
             RuntimeException failure = null;
