@@ -11,6 +11,11 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class IdentityApplication {
 
     public static void main(String[] args) {
+        if (java.util.Arrays.asList(args).contains("rotate-signing-key")) {
+            // the command (keys/RotateSigningKeyCommand) runs beside the serving instances: no fixed port
+            args = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
+                    java.util.stream.Stream.of("--server.port=0", "--management.server.port=0")).toArray(String[]::new);
+        }
         SpringApplication.run(IdentityApplication.class, args);
     }
 }

@@ -105,8 +105,26 @@ public record IdentityProperties(
      * @param location a Spring resource ({@code file:/etc/identity/signing.pem}, {@code classpath:...}) of a
      *     PEM RSA private key. Unset: a key is generated on first start and kept in the database, so every
      *     instance and every restart signs with the same key.
+     * @param rotationDelay how long a key made by a rotation is published in the JWKS before it starts
+     *     signing, so that relying parties that cache the JWKS have fetched it before they meet it in an
+     *     {@code id_token}. Default 10 minutes; 0 to 1 day. (The key it replaces stays published until
+     *     the last {@code id_token} it signed has expired: 30 minutes plus 5 of clock skew.)
      */
-    public record SigningKey(@Nullable String location) {
+    public record SigningKey(
+            @Nullable String location,
+            @NotNull
+            @DurationMin(seconds = 0, message = "must be between 0s and 1d")
+            @DurationMax(days = 1, message = "must be between 0s and 1d")
+            @DefaultValue("10m") Duration rotationDelay) {
+
+        @org.springframework.boot.context.properties.bind.ConstructorBinding
+        public SigningKey {
+        }
+
+        /** A location with the default rotation delay. */
+        public SigningKey(@Nullable String location) {
+            this(location, Duration.ofMinutes(10));
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.common.ClusterLock;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -30,25 +31,35 @@ class InitialAccounts implements ApplicationRunner {
     private final IdentityProperties properties;
     private final DataSource dataSource;
     private final ApplicationEventPublisher events;
+    private final ClusterLock locks;
 
     InitialAccounts(AccountService accounts, IdentityProperties properties, DataSource dataSource,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events, ClusterLock locks) {
+        this.locks = locks;
         this.accounts = accounts;
         this.properties = properties;
         this.dataSource = dataSource;
         this.events = events;
     }
 
+    /**
+     * Several instances may start together on an empty database (decisions §13): the check and the
+     * creation run in one transaction holding the {@code first-start} lock, so exactly one instance
+     * creates the accounts and the others find them.
+     */
     @Override
     public void run(ApplicationArguments args) throws Exception {
-        if (!accounts.isEmpty()) {
-            return;
-        }
-        if (demoDataEnabled()) {
-            createDemoData();
-        } else {
-            createFirstAdmin();
-        }
+        boolean demo = demoDataEnabled();
+        locks.holding("first-start", () -> {
+            if (accounts.isEmpty()) {
+                if (demo) {
+                    createDemoData();
+                } else {
+                    createFirstAdmin();
+                }
+            }
+            return null;
+        });
     }
 
     private boolean demoDataEnabled() throws Exception {

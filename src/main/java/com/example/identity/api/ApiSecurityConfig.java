@@ -16,7 +16,6 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.context.DelegatingSecurityContextRepository;
@@ -78,7 +77,7 @@ class ApiSecurityConfig {
 
     @Bean
     @Order(3)
-    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, SessionRegistry sessions,
+    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens,
             RateLimits limits) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
@@ -95,13 +94,9 @@ class ApiSecurityConfig {
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
-            .sessionManagement(session -> session
-                .sessionCreationPolicy(SessionCreationPolicy.NEVER)
-                .maximumSessions(-1)
-                .sessionRegistry(sessions)
-                // an ended session (account disabled or role changed) is no session at all
-                .expiredSessionStrategy(event -> ApiJson.error(event.getResponse(),
-                        HttpServletResponse.SC_UNAUTHORIZED, NO_SESSION)))
+            // an ended session (account disabled or role changed) is deleted from the database
+            // (web/SessionConfig): no session at all, on every instance
+            .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
             .requestCache(cache -> cache.disable())
             .formLogin(form -> form.disable())
             .httpBasic(basic -> basic.disable())

@@ -30,7 +30,8 @@ public record AuditEvent(Type type, String subject, String actor) {
         CLIENT_CREATED("Aplicación creada"),
         CLIENT_SECRET_ROTATED("Secreto rotado"),
         CLIENT_REVOKED("Aplicación revocada"),
-        CODE_REUSE_DETECTED("Reutilización de código detectada");
+        CODE_REUSE_DETECTED("Reutilización de código detectada"),
+        SIGNING_KEY_ROTATED("Clave de firma rotada");
 
         private final String label;
 

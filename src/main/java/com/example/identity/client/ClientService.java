@@ -154,8 +154,13 @@ public class ClientService {
         return Secrets.randomUrlSafe(18);
     }
 
-    /** Credentials as they are shown once: {@code clientSecret} is the plain secret. */
-    public record NewCredentials(String clientId, String clientSecret, String name, String redirectUri) {
+    /**
+     * Credentials as they are shown once: {@code clientSecret} is the plain secret. Serializable: the
+     * dashboard hands it to the next page as a flash attribute, which lives in the session, in the
+     * database (Spring Session JDBC), until that page is shown.
+     */
+    public record NewCredentials(String clientId, String clientSecret, String name, String redirectUri)
+            implements java.io.Serializable {
         @Override
         public String toString() {
             return "NewCredentials[clientId=" + clientId + ", clientSecret=<hidden>]";

@@ -17,6 +17,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.common.CacheInvalidation;
 import com.example.identity.common.LookupCache;
 
 /**
@@ -33,20 +34,26 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
     public static final String REVOKED = "identity.client.revoked";
     /** How long another instance's rotation or revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
+    /** Topic of this cache in {@link CacheInvalidation}; the key is the client id. */
+    static final String CACHE = "clients";
     /** The only scopes this server knows (specification §2.7). */
     public static final Set<String> SCOPES = Set.of(OidcScopes.OPENID, OidcScopes.EMAIL, OidcScopes.PROFILE);
 
     private final OAuthClientRepository clients;
+    private final CacheInvalidation invalidation;
     private final TokenSettings tokenSettings;
     /**
      * Known clients by client id, for the authorization and token endpoints' hot paths. Bounded; rotation
-     * and revocation on this instance evict at once, on another within {@link #CACHE_TTL}. Unknown ids
-     * are not cached.
+     * and revocation evict at once here and on every other instance at commit ({@link CacheInvalidation});
+     * {@link #CACHE_TTL} is the backstop. Unknown ids are not cached.
      */
     private final LookupCache<String, RegisteredClient> cache = new LookupCache<>(10_000, CACHE_TTL);
 
-    DatabaseRegisteredClientRepository(OAuthClientRepository clients, IdentityProperties properties) {
+    DatabaseRegisteredClientRepository(OAuthClientRepository clients, IdentityProperties properties,
+            CacheInvalidation invalidation) {
         this.clients = clients;
+        this.invalidation = invalidation;
+        invalidation.register(CACHE, cache::evictNow, cache::clear);
         this.tokenSettings = TokenSettings.builder()
                 .authorizationCodeTimeToLive(properties.authorizationCode().ttl())
                 .accessTokenTimeToLive(properties.accessToken().ttl())
@@ -78,7 +85,7 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
 
     /** Forgets a client whose secret or state is changing, now and when the transaction completes. */
     void evict(String clientId) {
-        cache.evict(clientId);
+        invalidation.evict(CACHE, clientId); // here now and after the transaction; on other instances at commit
     }
 
     public static boolean isRevoked(RegisteredClient client) {

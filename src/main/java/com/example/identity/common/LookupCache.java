@@ -70,17 +70,27 @@ public final class LookupCache<K, V> {
 
     /** Forgets {@code key} now and again when the current transaction completes. */
     public void evict(K key) {
-        AfterCommit.nowAndAfterCompletion(() -> {
-            evictions.incrementAndGet();
-            cache.invalidate(key);
-        });
+        AfterCommit.nowAndAfterCompletion(() -> evictNow(key));
     }
 
-    /** Forgets every value matching {@code which} now and again when the current transaction completes. */
-    public void evictIf(Predicate<? super V> which) {
-        AfterCommit.nowAndAfterCompletion(() -> {
-            evictions.incrementAndGet();
-            cache.asMap().values().removeIf(which);
-        });
+    /**
+     * Forgets {@code key} now only, as an eviction that wins over racing lookups: for a caller that runs
+     * it again after the transaction itself ({@link CacheInvalidation}, which also tells other instances).
+     */
+    public void evictNow(K key) {
+        evictions.incrementAndGet();
+        cache.invalidate(key);
+    }
+
+    /** Forgets every value matching {@code which} now only (see {@link #evictNow}). */
+    public void evictNowIf(Predicate<? super V> which) {
+        evictions.incrementAndGet();
+        cache.asMap().values().removeIf(which);
+    }
+
+    /** Forgets everything now (a notification may have been missed: after a reconnect of the listener). */
+    public void clear() {
+        evictions.incrementAndGet();
+        cache.invalidateAll();
     }
 }

@@ -20,6 +20,7 @@ import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.client.ClientService;
+import com.example.identity.keys.SigningKeys;
 import com.example.identity.token.ApiTokenService;
 
 /**
@@ -37,8 +38,11 @@ class AdminController {
     private final ApiTokenService tokens;
     private final ClientService clients;
     private final Clock clock;
+    private final SigningKeys signingKeys;
 
-    AdminController(AccountService accounts, ApiTokenService tokens, ClientService clients, Clock clock) {
+    AdminController(AccountService accounts, ApiTokenService tokens, ClientService clients, Clock clock,
+            SigningKeys signingKeys) {
+        this.signingKeys = signingKeys;
         this.accounts = accounts;
         this.tokens = tokens;
         this.clients = clients;
@@ -58,7 +62,56 @@ class AdminController {
                 .map(t -> Views.TokenRow.of(t, now, owner.apply(t.getUserId()))).toList());
         model.addAttribute("clients", clients.listAll().stream()
                 .map(c -> Views.ClientRow.of(c, owner.apply(c.getOwnerId()))).toList());
+        model.addAttribute("signingKeys", signingKeys.states().stream().map(k -> KeyRow.of(k, now)).toList());
+        model.addAttribute("keysRotatable", signingKeys.rotatable());
+        model.addAttribute("rotationDelay", signingKeys.rotationDelay().toString().substring(2).toLowerCase());
         return VIEW;
+    }
+
+    /** A signing key as the admin page shows it; times are ISO-8601 UTC to the second. */
+    record KeyRow(String kid, String state, String createdAt, String activatesAt, String retiredAt) {
+
+        private static final java.time.format.DateTimeFormatter SECOND = java.time.format.DateTimeFormatter
+                .ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+
+        static String second(java.time.Instant instant) {
+            return SECOND.format(instant);
+        }
+
+        static KeyRow of(SigningKeys.KeyState key, java.time.Instant now) {
+            String state;
+            if (key.activatesAt().isAfter(now)) {
+                state = "publicada, firmará pronto";
+            }
+            else if (key.retiredAt() == null || key.retiredAt().isAfter(now)) {
+                state = "firma";
+            }
+            else {
+                state = "retirada, solo verifica";
+            }
+            return new KeyRow(key.kid(), state, KeyRow.second(key.createdAt()), KeyRow.second(key.activatesAt()),
+                    key.retiredAt() == null ? "" : KeyRow.second(key.retiredAt()));
+        }
+    }
+
+    /**
+     * Rotates the signing key (the same as {@code java -jar identity-service.jar rotate-signing-key}): the
+     * new key is published at once and signs after {@code identity.signing-key.rotation-delay}; audited.
+     */
+    @PostMapping("/dashboard/admin/keys/rotate")
+    String rotateSigningKey(RedirectAttributes redirect) {
+        try {
+            var added = signingKeys.rotate();
+            redirect.addFlashAttribute("notice", "Nueva clave de firma " + added.kid() + " publicada; firmará desde "
+                    + KeyRow.second(added.activatesAt()) + ".");
+        }
+        catch (SigningKeys.RotationPendingException e) {
+            redirect.addFlashAttribute("notice", "Ya hay una rotación en curso: la clave nueva aún no firma.");
+        }
+        catch (IllegalStateException e) {
+            redirect.addFlashAttribute("notice", "La clave de firma viene de identity.signing-key.location: no se rota aquí.");
+        }
+        return "redirect:" + PAGE + "#keys";
     }
 
     @PostMapping("/dashboard/admin/users/create")

@@ -7,7 +7,13 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** A generated RS256 key, kept as a PKCS#8 PEM so restarts and other instances sign with it. */
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A generated RS256 key, kept as a PKCS#8 PEM so restarts and other instances sign with it. It is
+ * published from {@code createdAt}, signs from {@code activatesAt} until {@code retiredAt} (when its
+ * successor takes over), and is deleted once every {@code id_token} it signed has expired.
+ */
 @Entity
 @Table(name = "signing_keys")
 class SigningKeyRecord {
@@ -22,16 +28,20 @@ class SigningKeyRecord {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
+    @Column(name = "activates_at", nullable = false)
+    private Instant activatesAt;
+
     @Column(name = "retired_at")
-    private Instant retiredAt;
+    private @Nullable Instant retiredAt;
 
     protected SigningKeyRecord() {
     }
 
-    SigningKeyRecord(String kid, String privateKeyPem, Instant createdAt) {
+    SigningKeyRecord(String kid, String privateKeyPem, Instant createdAt, Instant activatesAt) {
         this.kid = kid;
         this.privateKey = privateKeyPem;
         this.createdAt = createdAt;
+        this.activatesAt = activatesAt;
     }
 
     String privateKeyPem() {
@@ -40,5 +50,20 @@ class SigningKeyRecord {
 
     Instant createdAt() {
         return createdAt;
+    }
+
+    Instant activatesAt() {
+        return activatesAt;
+    }
+
+    @Nullable Instant retiredAt() {
+        return retiredAt;
+    }
+
+    /** Stops signing at {@code at} (its successor's activation); refuses to move an earlier retirement. */
+    void retireAt(Instant at) {
+        if (retiredAt == null || retiredAt.isAfter(at)) {
+            retiredAt = at;
+        }
     }
 }

@@ -1,7 +1,6 @@
 package com.example.identity.oauth;
 
 import java.time.Clock;
-import java.util.List;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -9,10 +8,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.oauth2.core.OAuth2Token;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
-import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.security.oauth2.server.authorization.settings.AuthorizationServerSettings;
@@ -24,7 +21,6 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.session.ConcurrentSessionFilter;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -39,9 +35,6 @@ import com.example.identity.token.ApiTokenService;
 import com.example.identity.abuse.AuthenticatedClientFilter;
 import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.source.JWKSource;
-import com.nimbusds.jose.proc.SecurityContext;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -83,7 +76,7 @@ class AuthorizationServerConfig {
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenRequestConverter tokenRequests,
             ClientCredentialsChecks clientChecks, AuthorizationCodeExchange codeExchange, TokenResponses responses,
             AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
-            DiscoveryDocument discovery, RateLimits limits, SessionRegistry sessions) throws Exception {
+            DiscoveryDocument discovery, RateLimits limits) throws Exception {
         http
             .securityMatcher(ENDPOINTS)
             .oauth2AuthorizationServer(server -> server
@@ -126,12 +119,8 @@ class AuthorizationServerConfig {
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
-            // Login sessions are registered where they start (the login form, WebSecurityConfig); here a
-            // session that was ended (account disabled, role changed) is only refused. Not through
-            // sessionManagement().maximumSessions(): that adds a SessionManagementFilter, which would open
-            // an HTTP session and a registry entry for every client authenticated at the token endpoint.
-            .addFilter(new ConcurrentSessionFilter(sessions, event -> new LoginRedirectEntryPoint()
-                .commence(event.getRequest(), event.getResponse(), null)))
+            // A session that was ended (account disabled, role changed) is deleted from the database
+            // (web/SessionConfig), so it is simply absent here, on every instance: no registry check.
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(
                         "default-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "
@@ -198,20 +187,6 @@ class AuthorizationServerConfig {
                 .tokenEndpoint(TOKEN)
                 .jwkSetEndpoint(JWKS)
                 .build();
-    }
-
-    /** Published at {@code /oauth/jwks.json}: the public part of every key that may verify a live id_token. */
-    @Bean
-    JWKSource<SecurityContext> jwkSource(SigningKeys keys) {
-        JWKSet published = keys.keys();
-        return (selector, context) -> selector.select(published);
-    }
-
-    /** Signs with the current key only, so the encoder never has to choose among several. */
-    @Bean
-    JwtEncoder jwtEncoder(SigningKeys keys) {
-        JWKSet signing = keys.canSign() ? new JWKSet(keys.signingKey()) : new JWKSet(List.of());
-        return new NimbusJwtEncoder((selector, context) -> selector.select(signing));
     }
 
     /** 64-hex access tokens stored as API tokens, and RS256 id_tokens with this service's claims. */

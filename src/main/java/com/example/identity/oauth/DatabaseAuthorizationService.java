@@ -32,6 +32,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
+import com.example.identity.common.ClusterLock;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -55,9 +56,11 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
     private final RegisteredClientRepository clients;
     private final AccountService accounts;
     private final Clock clock;
+    private final ClusterLock locks;
 
     DatabaseAuthorizationService(AuthorizationRecordRepository records, RegisteredClientRepository clients,
-            AccountService accounts, Clock clock) {
+            AccountService accounts, Clock clock, ClusterLock locks) {
+        this.locks = locks;
         this.records = records;
         this.clients = clients;
         this.accounts = accounts;
@@ -177,13 +180,14 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
         return clock.instant();
     }
 
-    /** Forgets codes a day after they expired. */
+    /** Forgets codes a day after they expired; on one instance at a time ({@link ClusterLock#runIfFree}). */
     @Scheduled(fixedDelayString = "PT1H", initialDelayString = "PT5M")
-    @Transactional
     public void purgeExpired() {
-        int removed = records.deleteExpiredBefore(clock.instant().minus(RETENTION));
-        if (removed > 0) {
-            log.info("Purged {} expired authorizations", removed);
-        }
+        locks.runIfFree("purge-authorizations", () -> {
+            int removed = records.deleteExpiredBefore(clock.instant().minus(RETENTION));
+            if (removed > 0) {
+                log.info("Purged {} expired authorizations", removed);
+            }
+        });
     }
 }

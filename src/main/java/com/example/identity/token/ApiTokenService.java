@@ -22,6 +22,7 @@ import com.example.identity.account.AccountChanged;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.ClientRevoked;
+import com.example.identity.common.CacheInvalidation;
 import com.example.identity.common.LookupCache;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
@@ -41,6 +42,8 @@ public class ApiTokenService {
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
     static final int MAX_UNKNOWN = 10_000;
     static final Duration UNKNOWN_TTL = Duration.ofMinutes(10);
+    /** Topic of the token cache in {@link CacheInvalidation}; keys are {@code id=}, {@code user=}, {@code client=}, {@code auth=}. */
+    static final String CACHE = "api-tokens";
 
     private final ApiTokenRepository tokens;
     private final Clock clock;
@@ -48,10 +51,13 @@ public class ApiTokenService {
     /** Per token id, when this instance may next write {@code last_used_at}: spares the database repeat UPDATEs. */
     private final ConcurrentHashMap<Long, Instant> nextTouch = new ConcurrentHashMap<>();
     /**
-     * Valid tokens by digest. Bounded in size and age: a revocation on this instance evicts at once; on
-     * another instance it is seen within {@link #CACHE_TTL}.
+     * Valid tokens by digest. Bounded in size and age: a revocation evicts at once here and, through
+     * {@link CacheInvalidation} (PostgreSQL NOTIFY), on every other instance at commit; {@link #CACHE_TTL}
+     * is the backstop.
      */
     private final LookupCache<String, Cached> valid = new LookupCache<>(100_000, CACHE_TTL);
+    /** Tells every instance's {@link #valid} of a revocation ({@link #CACHE} is its topic). */
+    private final CacheInvalidation invalidation;
     /**
      * Digests that matched no token, so that a caller repeating an unknown token costs no query. Bounded
      * in size ({@value #MAX_UNKNOWN} digests, about 2 MB; W-TinyLFU keeps the repeated ones) and age
@@ -64,10 +70,28 @@ public class ApiTokenService {
     private record Cached(TokenOwner owner, Instant expiresAt, Instant lastUsedAt) {
     }
 
-    ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events) {
+    ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events,
+            CacheInvalidation invalidation) {
         this.tokens = tokens;
         this.clock = clock;
         this.events = events;
+        this.invalidation = invalidation;
+        invalidation.register(CACHE, this::evictLocally, valid::clear);
+    }
+
+    /** Evicts what a key of {@link #CACHE} names, on this instance (a change here, or a notification). */
+    private void evictLocally(String key) {
+        int eq = key.indexOf('=');
+        String kind = key.substring(0, eq);
+        String value = key.substring(eq + 1);
+        Predicate<TokenOwner> which = switch (kind) {
+            case "id" -> owner -> owner.tokenId() == Long.parseLong(value);
+            case "user" -> owner -> owner.userId() == Long.parseLong(value);
+            case "client" -> owner -> value.equals(owner.clientId());
+            case "auth" -> owner -> value.equals(owner.authorizationId());
+            default -> throw new IllegalArgumentException("unknown token cache key " + kind);
+        };
+        valid.evictNowIf(c -> which.test(c.owner()));
     }
 
     /** A personal token of the default scope ({@code perfil}): no expiry, valid until revoked. */
@@ -212,14 +236,14 @@ public class ApiTokenService {
      * Forgets cached tokens matching {@code which}, now and again once the current transaction commits,
      * so that no request can put back what a revocation is about to change.
      */
-    void evict(Predicate<TokenOwner> which) {
-        valid.evictIf(cached -> which.test(cached.owner()));
+    void evict(String key) {
+        invalidation.evict(CACHE, key); // here now and after the transaction; on other instances at commit
     }
 
     /** An account disabled or changed role: its tokens must be looked up again. */
     @EventListener
     void onAccountChanged(AccountChanged event) {
-        evict(owner -> owner.userId() == event.userId());
+        evict("user=" + event.userId());
     }
 
     /** The tokens {@code caller} may see: their own, or every token for an admin; newest first. */
@@ -237,7 +261,7 @@ public class ApiTokenService {
     @Transactional
     public boolean revokeAs(Caller caller, long tokenId) {
         return tokens.findById(tokenId).filter(t -> caller.mayActOn(t.getUserId())).map(t -> {
-            evict(owner -> owner.tokenId() == tokenId);
+            evict("id=" + tokenId);
             if (t.revoke(clock.instant())) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
             }
@@ -249,7 +273,7 @@ public class ApiTokenService {
     @Transactional
     public boolean revoke(long tokenId) {
         return tokens.findById(tokenId).map(t -> {
-            evict(owner -> owner.tokenId() == tokenId);
+            evict("id=" + tokenId);
             boolean revoked = t.revoke(clock.instant());
             if (revoked) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
@@ -261,7 +285,7 @@ public class ApiTokenService {
     /** Revokes every live token issued from one authorization (code reuse, RFC 6749 §4.1.2). */
     @Transactional
     public int revokeByAuthorization(String authorizationId) {
-        evict(owner -> authorizationId.equals(owner.authorizationId()));
+        evict("auth=" + authorizationId);
         return tokens.revokeByAuthorization(authorizationId, clock.instant());
     }
 
@@ -278,7 +302,7 @@ public class ApiTokenService {
     /** Revokes every live token issued to one OAuth client (the client was revoked). */
     @Transactional
     public int revokeByClient(String clientId) {
-        evict(owner -> clientId.equals(owner.clientId()));
+        evict("client=" + clientId);
         return tokens.revokeByClient(clientId, clock.instant());
     }
 

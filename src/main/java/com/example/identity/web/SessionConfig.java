@@ -4,52 +4,54 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.security.core.session.SessionRegistry;
-import org.springframework.security.core.session.SessionRegistryImpl;
-import org.springframework.security.web.session.HttpSessionEventPublisher;
+import org.springframework.session.FindByIndexNameSessionRepository;
+import org.springframework.session.Session;
+import org.springframework.session.security.SpringSessionBackedSessionRegistry;
 
 import com.example.identity.account.AccountChanged;
-import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.AccountService;
+import com.example.identity.common.AfterCommit;
 
 /**
- * Every login session is registered, so that disabling an account or changing its role ends that
- * user's sessions at once (each chain's {@code ConcurrentSessionFilter} then refuses them). Spring
- * Authorization Server's OpenID Connect support uses the same registry.
+ * Login sessions live in the database (Spring Session JDBC, tables of migration V14), so any instance
+ * serves any session and ending one holds on every instance (decisions §13). Spring Security's
+ * {@link SessionRegistry} is a view of the same store ({@link SpringSessionBackedSessionRegistry}: it
+ * finds a user's sessions by the principal-name index, and cannot list every principal).
  */
 @Configuration(proxyBeanMethods = false)
 class SessionConfig {
 
     @Bean
-    SessionRegistry sessionRegistry() {
-        return new SessionRegistryImpl();
-    }
-
-    /** Tells the registry when the servlet container destroys a session. */
-    @Bean
-    HttpSessionEventPublisher httpSessionEventPublisher() {
-        return new HttpSessionEventPublisher();
+    <S extends Session> SessionRegistry sessionRegistry(FindByIndexNameSessionRepository<S> sessions) {
+        return new SpringSessionBackedSessionRegistry<>(sessions);
     }
 
     @Bean
-    SessionTerminator sessionTerminator(SessionRegistry registry) {
-        return new SessionTerminator(registry);
+    SessionTerminator sessionTerminator(FindByIndexNameSessionRepository<? extends Session> sessions,
+            AccountService accounts) {
+        return new SessionTerminator(sessions, accounts);
     }
 
-    /** Expires every session of an account that was disabled or changed role. */
+    /**
+     * Ends every session of an account that was disabled or changed role (and, through the same event,
+     * any other change that must log the user out): the rows are deleted, so the next request on any
+     * instance finds no session and is sent to the login page. Deleted now and again once the change
+     * commits, so that a login racing with the change cannot keep a session made before it.
+     */
     static final class SessionTerminator {
 
-        private final SessionRegistry registry;
+        private final FindByIndexNameSessionRepository<? extends Session> sessions;
+        private final AccountService accounts;
 
-        SessionTerminator(SessionRegistry registry) {
-            this.registry = registry;
+        SessionTerminator(FindByIndexNameSessionRepository<? extends Session> sessions, AccountService accounts) {
+            this.sessions = sessions;
+            this.accounts = accounts;
         }
 
         @EventListener
         void onAccountChanged(AccountChanged event) {
-            for (Object principal : registry.getAllPrincipals()) {
-                if (principal instanceof AccountPrincipal account && account.id() == event.userId()) {
-                    registry.getAllSessions(principal, false).forEach(session -> session.expireNow());
-                }
-            }
+            accounts.findById(event.userId()).ifPresent(account -> AfterCommit.nowAndAfterCompletion(
+                    () -> sessions.findByPrincipalName(account.getCorreo()).keySet().forEach(sessions::deleteById)));
         }
     }
 }

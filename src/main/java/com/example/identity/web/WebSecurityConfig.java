@@ -5,7 +5,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
@@ -29,7 +28,7 @@ class WebSecurityConfig {
 
     @Bean
     @Order(4)
-    SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions, LoginThrottle throttle,
+    SecurityFilterChain webSecurityFilterChain(HttpSecurity http, LoginThrottle throttle,
             ApplicationEventPublisher events) throws Exception {
         http
             .authorizeHttpRequests(authorize -> authorize
@@ -50,10 +49,8 @@ class WebSecurityConfig {
                 .logoutUrl("/logout")
                 .logoutSuccessUrl("/login/?logout"))
             .requestCache(cache -> cache.disable())
-            .sessionManagement(session -> session
-                .maximumSessions(-1)
-                .sessionRegistry(sessions)
-                .expiredUrl("/login/?expired"))
+            // Sessions live in the database (SessionConfig): an ended session is deleted there, so no
+            // per-request registry check (ConcurrentSessionFilter) is needed to refuse it on any instance.
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .addFilterBefore(new LoginThrottleFilter(throttle, events), UsernamePasswordAuthenticationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))

@@ -28,7 +28,7 @@ public final class WebClient {
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
 
     private final String base;
-    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
+    private final CookieManager cookies;
     private final HttpClient http;
 
     public WebClient(int port) {
@@ -36,12 +36,22 @@ public final class WebClient {
     }
 
     public WebClient(String base) {
+        this(base, new CookieManager(null, CookiePolicy.ACCEPT_ALL));
+    }
+
+    private WebClient(String base, CookieManager cookies) {
         this.base = base;
+        this.cookies = cookies;
         this.http = HttpClient.newBuilder()
                 .cookieHandler(cookies)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
+    }
+
+    /** The same browser (same cookies) talking to another instance on this host, as behind a load balancer. */
+    public WebClient at(int port) {
+        return new WebClient("http://localhost:" + port, cookies);
     }
 
     public String base() {

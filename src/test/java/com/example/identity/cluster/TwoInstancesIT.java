@@ -1,0 +1,406 @@
+package com.example.identity.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.client.ClientService;
+import com.example.identity.common.CacheInvalidation;
+import com.example.identity.common.ClusterLock;
+import com.example.identity.token.ApiTokenService;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.SignedJWT;
+import tools.jackson.databind.json.JsonMapper;
+import com.example.identity.account.Role;
+import com.example.identity.support.Cluster;
+import com.example.identity.support.WebClient;
+
+/**
+ * Two instances on one database behave as one service (decisions §13). On PostgreSQL they share the
+ * run's database; on H2 two contexts in this JVM share one in-memory database, which is as far as H2
+ * goes (one process only): the cache tests need PostgreSQL's notifications and are skipped on H2.
+ */
+class TwoInstancesIT {
+
+    static Cluster cluster;
+
+    @BeforeAll
+    static void start() {
+        cluster = Cluster.onSharedDatabase(2, "--identity.signing-key.rotation-delay=5s");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static String newDeveloper(String password) {
+        String email = "node-" + UUID.randomUUID() + "@example.com";
+        cluster.bean(0, AccountService.class).create("Nodo", email, password, Role.DEVELOPER_API);
+        return email;
+    }
+
+    @Test
+    void sessionMadeOnOneInstanceIsValidOnTheOtherAndLogoutEndsItOnBoth() {
+        String email = newDeveloper("node-password-123");
+        var atA = new WebClient(cluster.port(0));
+        assertThat(WebClient.location(atA.login(email, "node-password-123"))).isEqualTo("/dashboard/developer.php");
+        var atB = atA.at(cluster.port(1));
+
+        var dashboardAtB = atB.get("/dashboard/developer.php");
+        assertThat(dashboardAtB.statusCode()).as("the session cookie made at A is known at B").isEqualTo(200);
+        assertThat(dashboardAtB.body()).contains(email);
+
+        var logout = atB.postForm("/logout", Map.of("_csrf", WebClient.csrfOf(dashboardAtB.body())));
+        assertThat(WebClient.location(logout)).isEqualTo("/login/?logout");
+        var afterLogout = atA.get("/dashboard/developer.php");
+        assertThat(afterLogout.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(afterLogout)).startsWith("/login/");
+    }
+
+    @Test
+    void disablingAUserOnOneInstanceEndsTheirSessionOnTheOther() {
+        String email = newDeveloper("node-password-456");
+        var victimAtB = new WebClient(cluster.port(1));
+        victimAtB.login(email, "node-password-456");
+        assertThat(victimAtB.get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+
+        var adminAtA = new WebClient(cluster.port(0));
+        adminAtA.login("admin@example.com", "admin-demo-password");
+        long id = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        var disabled = adminAtA.postForm("/dashboard/admin/users/disable", Map.of("id", String.valueOf(id),
+                "_csrf", adminAtA.csrfFrom("/dashboard/admin.php")));
+        assertThat(disabled.statusCode()).isEqualTo(302);
+
+        var after = victimAtB.get("/dashboard/developer.php");
+        assertThat(after.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(after)).startsWith("/login/");
+    }
+
+    // ---- signing keys ----------------------------------------------------------------------------
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    static JWKSet jwks(int node) throws Exception {
+        return JWKSet.parse(new WebClient(cluster.port(node)).get("/oauth/jwks.json").body());
+    }
+
+    static Set<String> kids(int node) throws Exception {
+        return jwks(node).getKeys().stream().map(k -> k.getKeyID()).collect(Collectors.toSet());
+    }
+
+    /** A whole authorization code flow with scope openid at {@code node}; returns the id_token. */
+    static String idTokenFrom(int node, ClientService.NewCredentials client, WebClient user) {
+        var web = user.at(cluster.port(node));
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("response_type", "code");
+        query.put("client_id", client.clientId());
+        query.put("redirect_uri", client.redirectUri());
+        query.put("scope", "openid");
+        query.put("state", "s");
+        var redirect = web.get("/oauth/authorize.php?" + WebClient.encode(query));
+        assertThat(redirect.statusCode()).as(redirect.body()).isEqualTo(302);
+        String code = UriComponentsBuilder.fromUriString(WebClient.location(redirect)).build().getQueryParams()
+                .getFirst("code");
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", "authorization_code");
+        form.put("code", code);
+        form.put("redirect_uri", client.redirectUri());
+        form.put("client_id", client.clientId());
+        form.put("client_secret", client.clientSecret());
+        var tokens = web.postForm("/oauth/token.php", form);
+        assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+        return JSON.readTree(tokens.body()).get("id_token").asString();
+    }
+
+    static boolean verifies(String idToken, JWKSet jwks) throws Exception {
+        SignedJWT jwt = SignedJWT.parse(idToken);
+        RSAKey key = (RSAKey) jwks.getKeyByKeyId(jwt.getHeader().getKeyID());
+        return key != null && jwt.verify(new RSASSAVerifier(key));
+    }
+
+    static ClientService.NewCredentials newClient() {
+        long owner = cluster.bean(0, AccountService.class).findByEmail("dev@example.com").orElseThrow().getId();
+        return cluster.bean(0, ClientService.class).register(owner, "Cluster", "https://cluster.example/cb");
+    }
+
+    static WebClient loggedInUser(int node) {
+        String email = newDeveloper("node-password-789");
+        var web = new WebClient(cluster.port(node));
+        web.login(email, "node-password-789");
+        return web;
+    }
+
+    @Test
+    void bothInstancesPublishTheSameKeysAndAnIdTokenFromEitherVerifiesWithTheOthersJwks() throws Exception {
+        assertThat(kids(0)).isNotEmpty().isEqualTo(kids(1));
+        var client = newClient();
+        var user = loggedInUser(0);
+        String fromA = idTokenFrom(0, client, user);
+        String fromB = idTokenFrom(1, client, user);
+        assertThat(verifies(fromA, jwks(1))).as("A's id_token with B's JWKS").isTrue();
+        assertThat(verifies(fromB, jwks(0))).as("B's id_token with A's JWKS").isTrue();
+    }
+
+    @Test
+    void rotationOnOneInstanceIsPublishedOnTheOtherWithinOneSecondSignsAfterTheDelayAndRetiredKeysAreDropped()
+            throws Exception {
+        var client = newClient();
+        var user = loggedInUser(0);
+        Set<String> before = kids(1);
+        String oldToken = idTokenFrom(1, client, user);
+
+        var admin = new WebClient(cluster.port(0));
+        admin.login("admin@example.com", "admin-demo-password");
+        var rotated = admin.postForm("/dashboard/admin/keys/rotate", Map.of("_csrf", admin.csrfFrom("/dashboard/admin.php")));
+        assertThat(rotated.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(rotated)).isEqualTo("/dashboard/admin.php#keys");
+        long rotatedAt = System.nanoTime();
+
+        Set<String> afterAtB;
+        do {
+            afterAtB = kids(1);
+        } while (afterAtB.size() == before.size() && System.nanoTime() - rotatedAt < Duration.ofSeconds(3).toNanos());
+        long seenAfter = System.nanoTime() - rotatedAt;
+        assertThat(afterAtB).as("the new key is published by the other instance").containsAll(before).hasSize(before.size() + 1);
+        assertThat(Duration.ofNanos(seenAfter)).as("published at B within 1 s").isLessThan(Duration.ofSeconds(1));
+        assertThat(kids(0)).isEqualTo(afterAtB);
+        String newKid = afterAtB.stream().filter(k -> !before.contains(k)).findFirst().orElseThrow();
+        assertThat(admin.postForm("/dashboard/admin/keys/rotate", Map.of("_csrf", admin.csrfFrom("/dashboard/admin.php")))
+                .statusCode()).isEqualTo(302);
+        assertThat(admin.get("/dashboard/admin.php").body())
+                .as("a second rotation while the first is pending is refused").contains("Ya hay una rotación en curso");
+
+        String beforeActivation = idTokenFrom(1, client, user);
+        assertThat(SignedJWT.parse(beforeActivation).getHeader().getKeyID()).as("still the old key until the delay")
+                .isNotEqualTo(newKid);
+        Thread.sleep(Math.max(0, Duration.ofSeconds(5).toMillis() - Duration.ofNanos(System.nanoTime() - rotatedAt).toMillis() + 300));
+        for (int node = 0; node < 2; node++) {
+            String afterActivation = idTokenFrom(node, client, user);
+            assertThat(SignedJWT.parse(afterActivation).getHeader().getKeyID()).isEqualTo(newKid);
+            for (int other = 0; other < 2; other++) {
+                assertThat(verifies(afterActivation, jwks(other))).isTrue();
+                assertThat(verifies(oldToken, jwks(other))).as("the retired key still verifies its id_tokens").isTrue();
+            }
+        }
+        assertThat(admin.get("/dashboard/admin/audit.php").body()).contains("Clave de firma rotada");
+
+        // once the last id_token of a retired key has expired (30 min + 5 min of skew), it is dropped everywhere
+        JdbcTemplate jdbc = cluster.bean(0, JdbcTemplate.class);
+        jdbc.update("update signing_keys set retired_at = ? where retired_at is not null",
+                java.sql.Timestamp.from(java.time.Instant.now().minus(Duration.ofMinutes(36))));
+        jdbc.update("update cluster_locks set version = version + 1 where name = 'signing-keys'");
+        long agedAt = System.nanoTime();
+        while ((kids(0).size() > 1 || kids(1).size() > 1
+                || jdbc.queryForObject("select count(*) from signing_keys", Integer.class) > 1)
+                && System.nanoTime() - agedAt < Duration.ofSeconds(3).toNanos()) {
+            Thread.sleep(20);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - agedAt)).isLessThan(Duration.ofMillis(1500));
+        assertThat(kids(0)).containsExactly(newKid);
+        assertThat(kids(1)).containsExactly(newKid);
+        assertThat(jdbc.queryForObject("select count(*) from signing_keys", Integer.class)).isEqualTo(1);
+    }
+
+    // ---- cache coherence (PostgreSQL LISTEN/NOTIFY) --------------------------------------------------
+
+    private static void needsPostgres() {
+        Assumptions.assumeTrue(Cluster.onPostgres(), "cache coherence across instances needs PostgreSQL "
+                + "(LISTEN/NOTIFY); the embedded H2 database serves one instance only. Run: bash .ci/run");
+    }
+
+    /** Polls {@code check} until it holds; returns how long that took, failing after 5 s. */
+    private static Duration within(java.util.function.BooleanSupplier check) throws InterruptedException {
+        long start = System.nanoTime();
+        while (!check.getAsBoolean()) {
+            if (System.nanoTime() - start > Duration.ofSeconds(5).toNanos()) {
+                throw new AssertionError("not seen within 5 s");
+            }
+            Thread.sleep(10);
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private static int userinfo(int node, String token) {
+        return new WebClient(cluster.port(node)).get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode();
+    }
+
+    @Test
+    void tokenRevokedOnOneInstanceIsRefusedOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-321");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        var issued = cluster.bean(0, ApiTokenService.class).createPersonal(userId, "cluster");
+        assertThat(userinfo(1, issued.value())).as("cached at B").isEqualTo(200);
+        assertThat(userinfo(1, issued.value())).isEqualTo(200);
+
+        var owner = new WebClient(cluster.port(0));
+        owner.login(email, "node-password-321");
+        var revoked = owner.postForm("/api/tokens/revoke.php", Map.of("id", String.valueOf(issued.token().getId())),
+                "X-CSRF-TOKEN", owner.csrfFrom("/dashboard/developer.php"));
+        assertThat(revoked.body()).isEqualTo("{\"ok\":true}");
+        assertThat(within(() -> userinfo(1, issued.value()) == 401)).isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void disablingAUserOnOneInstanceRefusesTheirTokensOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-654");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        String token = cluster.bean(0, ApiTokenService.class).createPersonal(userId, "cluster").value();
+        assertThat(userinfo(1, token)).isEqualTo(200);
+
+        var admin = new WebClient(cluster.port(0));
+        admin.login("admin@example.com", "admin-demo-password");
+        admin.postForm("/dashboard/admin/users/disable", Map.of("id", String.valueOf(userId),
+                "_csrf", admin.csrfFrom("/dashboard/admin.php")));
+        assertThat(within(() -> userinfo(1, token) == 401)).isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void applicationRevokedOnOneInstanceIsRefusedOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        var client = newClient();
+        var user = loggedInUser(1);
+        idTokenFrom(1, client, user); // B now caches the client
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("response_type", "code");
+        query.put("client_id", client.clientId());
+        query.put("redirect_uri", client.redirectUri());
+        query.put("state", "s");
+        String authorize = "/oauth/authorize.php?" + WebClient.encode(query);
+
+        var developer = new WebClient(cluster.port(0));
+        developer.login("dev@example.com", "dev-demo-password");
+        var revoked = developer.postForm("/api/clients/revoke.php", Map.of("client_id", client.clientId()),
+                "X-CSRF-TOKEN", developer.csrfFrom("/dashboard/developer.php"));
+        assertThat(revoked.body()).isEqualTo("{\"ok\":true}");
+        assertThat(within(() -> user.at(cluster.port(1)).get(authorize).statusCode() == 400))
+                .isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void afterLosingItsListeningConnectionAnInstanceReconnectsAndFlushesItsCaches() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-987");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        var issued = cluster.bean(0, ApiTokenService.class).createPersonal(userId, "cluster");
+        assertThat(userinfo(1, issued.value())).isEqualTo(200);
+
+        JdbcTemplate jdbc = cluster.bean(0, JdbcTemplate.class);
+        var invalidation = cluster.bean(1, CacheInvalidation.class);
+        assertThat(invalidation.listening()).isTrue();
+        // the listeners' connections drop, and a revocation is made that no instance hears of
+        jdbc.queryForList("select pg_terminate_backend(pid) from pg_stat_activity "
+                + "where application_name = 'identity-cache-listener' and datname = current_database()");
+        jdbc.update("update api_tokens set revoked_at = current_timestamp where id = ?", issued.token().getId());
+        within(() -> !invalidation.listening());
+        assertThat(within(() -> invalidation.listening() && userinfo(1, issued.value()) == 401))
+                .as("reconnected and flushed").isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void scheduledWorkRunsOnOneInstanceAtATime() {
+        needsPostgres();
+        var a = cluster.bean(0, ClusterLock.class);
+        var b = cluster.bean(1, ClusterLock.class);
+        boolean[] bRanWhileAHeldIt = {true};
+        boolean aRan = a.runIfFree("test-job", () -> bRanWhileAHeldIt[0] = b.runIfFree("test-job", () -> { }));
+        assertThat(aRan).isTrue();
+        assertThat(bRanWhileAHeldIt[0]).as("B skips the job while A runs it").isFalse();
+        assertThat(b.runIfFree("test-job", () -> { })).as("free again once A's run committed").isTrue();
+    }
+
+    @Test
+    void rotatingWhileLoginsRunEveryIdTokenVerifiesWithAnyJwksFetchedAfterIt() throws Exception {
+        var client = newClient();
+        var user = loggedInUser(0);
+        record Issued(long at, String idToken) {
+        }
+        record Fetched(long at, JWKSet jwks) {
+        }
+        List<Issued> issued = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Fetched> fetched = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        long runUntil = System.nanoTime() + Duration.ofSeconds(9).toNanos(); // the 5 s delay and some
+        var logins = new Thread(() -> {
+            for (int i = 0; System.nanoTime() < runUntil && i < 500; i++) {
+                String idToken = idTokenFrom(i % 2, client, user);
+                issued.add(new Issued(System.nanoTime(), idToken));
+            }
+        });
+        var jwksReader = new Thread(() -> {
+            for (int i = 0; System.nanoTime() < runUntil + Duration.ofMillis(500).toNanos() && i < 500; i++) {
+                try {
+                    long before = System.nanoTime();
+                    fetched.add(new Fetched(before, jwks(i % 2)));
+                    Thread.sleep(100);
+                }
+                catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        logins.start();
+        jwksReader.start();
+        Thread.sleep(1500);
+        var added = cluster.bean(1, com.example.identity.keys.SigningKeys.class).rotate(); // the command's path
+        logins.join();
+        jwksReader.join();
+
+        assertThat(issued.stream().map(i -> kidOf(i.idToken())).distinct().count())
+                .as("id_tokens signed by the old key, then by the new one").isEqualTo(2);
+        assertThat(issued.stream().anyMatch(i -> kidOf(i.idToken()).equals(added.kid()))).isTrue();
+        int checks = 0;
+        for (Issued token : issued) {
+            for (Fetched jwks : fetched) {
+                if (jwks.at() > token.at()) {
+                    assertThat(verifies(token.idToken(), jwks.jwks()))
+                            .as("an id_token verifies with every JWKS fetched after it was issued").isTrue();
+                    checks++;
+                }
+            }
+        }
+        assertThat(checks).isGreaterThan(100);
+    }
+
+    private static String kidOf(String idToken) {
+        try {
+            return SignedJWT.parse(idToken).getHeader().getKeyID();
+        }
+        catch (java.text.ParseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void whatOnePageLeavesInTheSessionForTheNextIsReadByTheOtherInstance() {
+        String email = newDeveloper("node-password-246");
+        var atA = new WebClient(cluster.port(0));
+        atA.login(email, "node-password-246");
+        var registered = atA.postForm("/dashboard/clients/create", Map.of("name", "Flash",
+                "redirect_uri", "https://flash.example/cb", "_csrf", atA.csrfFrom("/dashboard/developer.php")));
+        assertThat(registered.statusCode()).isEqualTo(302);
+        String page = atA.at(cluster.port(1)).get(WebClient.location(registered)).body();
+        assertThat(page).as("the new application's credentials, shown once, at the other instance")
+                .contains("id=\"client-id\"").contains("id=\"client-secret\"");
+    }
+}
