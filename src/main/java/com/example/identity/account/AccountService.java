@@ -3,15 +3,21 @@ package com.example.identity.account;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.data.domain.Slice;
 
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.common.ListQuery;
 
 /** Creates and changes accounts. Every other feature goes through here, never to the repository. */
 @Service
@@ -120,6 +126,24 @@ public class AccountService {
             u.enable(clock.instant());
             return true;
         }).orElse(false);
+    }
+
+    /** One page of the accounts, by id; with a search, those whose e-mail or name contains it. */
+    @Transactional(readOnly = true)
+    public Slice<UserAccount> page(ListQuery query) {
+        return query.searching() ? users.search(query.pattern(), query.pageable())
+                : users.findAllByOrderByIdAsc(query.pageable());
+    }
+
+    /** The e-mail addresses of the given accounts (the owners of the rows of one page). */
+    @Transactional(readOnly = true)
+    public Map<Long, String> emailsOf(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, String> emails = new HashMap<>();
+        users.findEmails(ids).forEach(row -> emails.put(row.getId(), row.getCorreo()));
+        return emails;
     }
 
     @Transactional(readOnly = true)

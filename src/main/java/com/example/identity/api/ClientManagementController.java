@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.Caller;
+import com.example.identity.common.ListQuery;
 import com.example.identity.api.ApiCaller;
 import com.example.identity.api.ApiJson;
 import com.example.identity.client.ClientService;
@@ -35,12 +36,19 @@ class ClientManagementController {
     }
 
     @GetMapping("/api/clients/list.php")
-    ResponseEntity<?> list(Authentication authentication, HttpServletResponse response) throws IOException {
+    ResponseEntity<?> list(Authentication authentication, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
         Caller caller = caller(authentication, response);
         if (caller == null) {
             return null;
         }
-        return ApiJson.ok(new ClientList(true, clients.visibleTo(caller).stream().map(ClientView::of).toList()));
+        ListQuery query = ApiPaging.query(request, response);
+        if (query == null) {
+            return null;
+        }
+        var page = clients.page(caller, query);
+        ApiPaging.links(response, "/api/clients/list.php", query, page);
+        return ApiJson.ok(new ClientList(true, page.getContent().stream().map(ClientView::of).toList()));
     }
 
     @PostMapping("/api/clients/create.php")

@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.Caller;
+import com.example.identity.common.ListQuery;
 import com.example.identity.token.ApiToken;
 import com.example.identity.token.ApiTokenService;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -35,13 +36,20 @@ class TokenManagementController {
     }
 
     @GetMapping("/api/tokens/list.php")
-    ResponseEntity<?> list(Authentication authentication, HttpServletResponse response) throws IOException {
+    ResponseEntity<?> list(Authentication authentication, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
         Caller caller = ApiCaller.of(authentication).orElse(null);
         if (caller == null) {
             ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, ApiSecurityConfig.DENIED);
             return null;
         }
-        List<TokenView> views = tokens.visibleTo(caller).stream().map(TokenView::of).toList();
+        ListQuery query = ApiPaging.query(request, response);
+        if (query == null) {
+            return null;
+        }
+        var page = tokens.page(caller, query);
+        ApiPaging.links(response, "/api/tokens/list.php", query, page);
+        List<TokenView> views = page.getContent().stream().map(TokenView::of).toList();
         return ApiJson.ok(new TokenList(true, views));
     }
 
