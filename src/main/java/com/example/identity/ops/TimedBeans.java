@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Timer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.JwtEncoderParameters;
@@ -19,7 +21,7 @@ import org.springframework.security.oauth2.jwt.Jwt;
  * ({@code identity_jwt_signature_seconds}: one RS256 id_token signature with its serialisation). The
  * registry is looked up at first use, so it is not created early for this post-processor.
  */
-class TimedBeans implements BeanPostProcessor {
+class TimedBeans implements BeanPostProcessor, PriorityOrdered {
 
     static final String PASSWORD_HASH = "identity.password.hash";
     static final String JWT_SIGNATURE = "identity.jwt.signature";
@@ -28,6 +30,15 @@ class TimedBeans implements BeanPostProcessor {
 
     TimedBeans(ObjectProvider<MeterRegistry> registry) {
         this.registry = registry;
+    }
+
+    /**
+     * First among the post-processors, so that whatever wraps these beans later (a test's Mockito spy, a
+     * proxy) wraps the timed bean and still sees every call.
+     */
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
     }
 
     @Override

@@ -54,13 +54,19 @@ public final class PrivatePostgres implements AutoCloseable {
             run(List.of("chown", "postgres", dir.toString()), 30);
         }
         var postgres = new PrivatePostgres(bin, dir, freePort(), root);
-        postgres.runAs(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-U", "postgres",
-                "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"), 120);
-        postgres.start();
-        try (var connection = DriverManager.getConnection(postgres.jdbcUrl("postgres"), "postgres", "")) {
-            connection.createStatement().execute("create database identity");
+        try {
+            postgres.runAs(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-U",
+                    "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"), 120);
+            postgres.start();
+            try (var connection = DriverManager.getConnection(postgres.jdbcUrl("postgres"), "postgres", "")) {
+                connection.createStatement().execute("create database identity");
+            }
+            return postgres;
         }
-        return postgres;
+        catch (Exception | AssertionError e) {
+            postgres.close();
+            throw e;
+        }
     }
 
     public String jdbcUrl(String database) {
