@@ -1,16 +1,21 @@
 package com.example.identity.account;
 
 import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.data.domain.Slice;
 import org.springframework.data.domain.Sort;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.common.ListQuery;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 
@@ -117,6 +122,24 @@ public class AccountService {
             u.enable(clock.instant());
             return true;
         }).orElse(false);
+    }
+
+    /** One page of the accounts, by id; with a search, those whose e-mail or name contains it. */
+    @Transactional(readOnly = true)
+    public Slice<UserAccount> page(ListQuery query) {
+        return query.searching() ? users.search(query.pattern(), query.pageable())
+                : users.findAllByOrderByIdAsc(query.pageable());
+    }
+
+    /** The e-mail addresses of the given accounts (the owners of the rows of one page). */
+    @Transactional(readOnly = true)
+    public Map<Long, String> emailsOf(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, String> emails = new HashMap<>();
+        users.findEmails(ids).forEach(row -> emails.put(row.getId(), row.getCorreo()));
+        return emails;
     }
 
     @Transactional(readOnly = true)

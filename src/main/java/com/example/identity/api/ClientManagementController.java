@@ -3,6 +3,7 @@ package com.example.identity.api;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.ResponseEntity;
@@ -12,6 +13,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.Caller;
+import com.example.identity.common.ListQuery;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.OAuthClient;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -31,9 +33,13 @@ class ClientManagementController {
     }
 
     @GetMapping("/api/clients/list.php")
-    ResponseEntity<ClientList> list(Authentication authentication) {
+    ResponseEntity<ClientList> list(Authentication authentication, HttpServletRequest request,
+            HttpServletResponse response) {
         Caller caller = ApiCaller.require(authentication);
-        return ApiJson.ok(new ClientList(true, clients.visibleTo(caller).stream().map(ClientView::of).toList()));
+        ListQuery query = ApiPaging.query(request);
+        var page = clients.page(caller, query);
+        ApiPaging.links(response, "/api/clients/list.php", query, page);
+        return ApiJson.ok(new ClientList(true, page.getContent().stream().map(ClientView::of).toList()));
     }
 
     @PostMapping("/api/clients/create.php")

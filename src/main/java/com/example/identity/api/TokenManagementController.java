@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -14,6 +15,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.Caller;
+import com.example.identity.common.ListQuery;
 import com.example.identity.token.ApiToken;
 import com.example.identity.token.ApiTokenService;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -33,9 +35,13 @@ class TokenManagementController {
     }
 
     @GetMapping("/api/tokens/list.php")
-    ResponseEntity<TokenList> list(Authentication authentication) {
+    ResponseEntity<TokenList> list(Authentication authentication, HttpServletRequest request,
+            HttpServletResponse response) {
         Caller caller = ApiCaller.require(authentication);
-        return ApiJson.ok(new TokenList(true, tokens.visibleTo(caller).stream().map(TokenView::of).toList()));
+        ListQuery query = ApiPaging.query(request);
+        var page = tokens.page(caller, query);
+        ApiPaging.links(response, "/api/tokens/list.php", query, page);
+        return ApiJson.ok(new TokenList(true, page.getContent().stream().map(TokenView::of).toList()));
     }
 
     @PostMapping("/api/tokens/revoke.php")

@@ -6,9 +6,11 @@ import java.util.Optional;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
+import org.springframework.data.domain.Slice;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.Caller;
+import com.example.identity.common.ListQuery;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
@@ -125,6 +127,20 @@ public class ClientService {
     @Transactional(readOnly = true)
     public List<OAuthClient> listForOwner(long ownerId) {
         return clients.findByOwnerIdOrderByCreatedAtDesc(ownerId);
+    }
+
+    /**
+     * One page of the applications {@code caller} may see (their own, or all for an admin), newest first;
+     * with a search, those whose name or client id contains it, or owned by the account whose e-mail it is.
+     */
+    @Transactional(readOnly = true)
+    public Slice<OAuthClient> page(Caller caller, ListQuery query) {
+        if (!query.searching()) {
+            return caller.admin() ? clients.findAllByOrderByCreatedAtDescIdDesc(query.pageable())
+                    : clients.findByOwnerIdOrderByCreatedAtDescIdDesc(caller.userId(), query.pageable());
+        }
+        return caller.admin() ? clients.search(query.pattern(), query.email(), query.pageable())
+                : clients.searchOwn(caller.userId(), query.pattern(), query.pageable());
     }
 
     @Transactional(readOnly = true)

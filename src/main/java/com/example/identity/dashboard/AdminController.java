@@ -1,13 +1,18 @@
 package com.example.identity.dashboard;
 
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.stereotype.Controller;
+import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -17,6 +22,7 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
+import com.example.identity.common.ListQuery;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.client.ClientService;
@@ -49,36 +55,70 @@ class AdminController {
         this.clock = clock;
     }
 
+    /**
+     * One page ({@code ?page=}, from 1; {@code ?size=}, default 50, at most 200) of each list, optionally
+     * searched ({@code ?q=}: e-mail or name of accounts; name, client id or owner's e-mail of tokens and
+     * applications). Only the owners of the rows shown are looked up.
+     */
     @GetMapping(PAGE)
-    String admin(@AuthenticationPrincipal AccountPrincipal admin, Model model) {
-        var users = accounts.listAll();
-        Map<Long, String> emails = users.stream().collect(Collectors.toMap(UserAccount::getId, UserAccount::getCorreo));
+    String admin(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam(required = false) String page,
+            @RequestParam(required = false) String size, @RequestParam(required = false) String q, Model model) {
+        ListQuery query;
+        try {
+            query = ListQuery.parse(page, size, q);
+        }
+        catch (ListQuery.InvalidListQueryException e) {
+            query = ListQuery.FIRST;
+            model.addAttribute("listError", e.getMessage());
+        }
+        Caller caller = Caller.of(admin);
+        var users = accounts.page(query);
+        var tokenPage = tokens.page(caller, query);
+        var clientPage = clients.page(caller, query);
+        Set<Long> owners = new HashSet<>();
+        tokenPage.forEach(t -> owners.add(t.getUserId()));
+        clientPage.forEach(c -> owners.add(c.getOwnerId()));
+        Map<Long, String> emails = accounts.emailsOf(owners);
         Function<Long, String> owner = id -> emails.getOrDefault(id, "#" + id);
         var now = clock.instant();
         model.addAttribute("me", admin);
-        model.addAttribute("users", users);
+        model.addAttribute("users", users.getContent());
         model.addAttribute("roles", Arrays.stream(Role.values()).map(Role::value).toList());
-        model.addAttribute("tokens", tokens.listAll().stream()
+        model.addAttribute("tokens", tokenPage.getContent().stream()
                 .map(t -> Views.TokenRow.of(t, now, owner.apply(t.getUserId()))).toList());
-        model.addAttribute("clients", clients.listAll().stream()
+        model.addAttribute("clients", clientPage.getContent().stream()
                 .map(c -> Views.ClientRow.of(c, owner.apply(c.getOwnerId()))).toList());
+        model.addAttribute("q", query.search());
+        model.addAttribute("size", query.size());
+        model.addAttribute("page", query.page());
+        model.addAttribute("prevUrl", query.page() > 1 ? pageUrl(query, query.page() - 1) : null);
+        model.addAttribute("nextUrl", users.hasNext() || tokenPage.hasNext() || clientPage.hasNext()
+                ? pageUrl(query, query.page() + 1) : null);
         model.addAttribute("signingKeys", signingKeys.states().stream().map(k -> KeyRow.of(k, now)).toList());
         model.addAttribute("keysRotatable", signingKeys.rotatable());
         model.addAttribute("rotationDelay", signingKeys.rotationDelay().toString().substring(2).toLowerCase());
         return VIEW;
     }
 
+    private static String pageUrl(ListQuery query, int page) {
+        var url = UriComponentsBuilder.fromPath(PAGE).queryParam("page", page).queryParam("size", query.size());
+        if (query.searching()) {
+            url.queryParam("q", query.search());
+        }
+        return url.encode().build().toUriString();
+    }
+
     /** A signing key as the admin page shows it; times are ISO-8601 UTC to the second. */
     record KeyRow(String kid, String state, String createdAt, String activatesAt, String retiredAt) {
 
-        private static final java.time.format.DateTimeFormatter SECOND = java.time.format.DateTimeFormatter
-                .ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+        private static final DateTimeFormatter SECOND = DateTimeFormatter
+                .ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
-        static String second(java.time.Instant instant) {
+        static String second(Instant instant) {
             return SECOND.format(instant);
         }
 
-        static KeyRow of(SigningKeys.KeyState key, java.time.Instant now) {
+        static KeyRow of(SigningKeys.KeyState key, Instant now) {
             String state;
             if (key.activatesAt().isAfter(now)) {
                 state = "publicada, firmará pronto";

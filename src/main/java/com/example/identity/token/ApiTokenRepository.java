@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Slice;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
@@ -31,6 +33,34 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     List<ApiToken> findByUserIdOrderByCreatedAtDesc(long userId);
 
     List<ApiToken> findAllByOrderByCreatedAtDesc();
+
+    /** A page of every token, newest first (index ix_api_tokens_created, V11). */
+    Slice<ApiToken> findAllByOrderByCreatedAtDescIdDesc(Pageable page);
+
+    /** A page of one owner's tokens, newest first (index ix_api_tokens_user_created, V11). */
+    Slice<ApiToken> findByUserIdOrderByCreatedAtDescIdDesc(long userId, Pageable page);
+
+    /**
+     * Tokens whose name contains the pattern, issued to the client {@code exact}, or owned by the account whose
+     * e-mail is {@code email} (one indexed lookup, evaluated once).
+     */
+    @Query("""
+            select t from ApiToken t
+            where lower(t.name) like :pattern escape '\\' or t.clientId = :exact
+                or t.userId = (select u.id from UserAccount u where u.correo = :email)
+            order by t.createdAt desc, t.id desc
+            """)
+    Slice<ApiToken> search(@Param("pattern") String pattern, @Param("exact") String exact, @Param("email") String email,
+            Pageable page);
+
+    /** The same within one owner's tokens. */
+    @Query("""
+            select t from ApiToken t
+            where t.userId = :userId and (lower(t.name) like :pattern escape '\\' or t.clientId = :exact)
+            order by t.createdAt desc, t.id desc
+            """)
+    Slice<ApiToken> searchOwn(@Param("userId") long userId, @Param("pattern") String pattern, @Param("exact") String exact,
+            Pageable page);
 
     @Modifying
     @Query("update ApiToken t set t.revokedAt = :now where t.authorizationId = :authorizationId and t.revokedAt is null")

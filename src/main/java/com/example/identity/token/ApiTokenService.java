@@ -16,10 +16,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
+import org.springframework.data.domain.Slice;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
 import com.example.identity.account.Caller;
+import com.example.identity.common.ListQuery;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.ClientRevoked;
 import com.example.identity.common.CacheInvalidation;
@@ -310,6 +312,21 @@ public class ApiTokenService {
     @Transactional(readOnly = true)
     public List<ApiToken> listForOwner(long ownerId) {
         return tokens.findByUserIdOrderByCreatedAtDesc(ownerId);
+    }
+
+    /**
+     * One page of the tokens {@code caller} may see (their own, or every token for an admin), newest first;
+     * with a search, those whose name contains it, issued to the client id it names, or owned by the
+     * account whose e-mail it is.
+     */
+    @Transactional(readOnly = true)
+    public Slice<ApiToken> page(Caller caller, ListQuery query) {
+        if (!query.searching()) {
+            return caller.admin() ? tokens.findAllByOrderByCreatedAtDescIdDesc(query.pageable())
+                    : tokens.findByUserIdOrderByCreatedAtDescIdDesc(caller.userId(), query.pageable());
+        }
+        return caller.admin() ? tokens.search(query.pattern(), query.search(), query.email(), query.pageable())
+                : tokens.searchOwn(caller.userId(), query.pattern(), query.search(), query.pageable());
     }
 
     /** Every token, newest first (admins). */

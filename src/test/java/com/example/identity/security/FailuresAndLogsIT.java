@@ -34,10 +34,50 @@ class FailuresAndLogsIT {
 
     @Test
     void noSecretInAnyLogLineAndInternalErrorsNameOnlyARequestId(CapturedOutput output) {
-        try (var app = new SpringApplicationBuilder(IdentityApplication.class).run("--server.port=0",
+        wholeFlowThenBrokenDatabase(output);
+    }
+
+    /**
+     * The same with structured logging ({@code logging.structured.format.console=ecs}, README Operations):
+     * every line is one JSON object, the lines of a request carry its id as the field {@code requestId},
+     * and still no secret anywhere.
+     */
+    @Test
+    void structuredLogsAreOneJsonObjectPerLineWithTheRequestIdAndNoSecret(CapturedOutput output) {
+        String[] ids = wholeFlowThenBrokenDatabase(output, "--logging.structured.format.console=ecs");
+        var lines = output.getAll().lines().filter(line -> !line.isBlank()).toList();
+        assertThat(lines).hasSizeGreaterThan(20);
+        int withRequestId = 0;
+        for (String line : lines) {
+            assertThat(line).as("a JSON line").startsWith("{").endsWith("}");
+            var event = ApiAssertions.JSON.readTree(line);
+            assertThat(event.isObject()).isTrue();
+            assertThat(event.has("@timestamp")).as(line).isTrue();
+            assertThat(event.has("message")).as(line).isTrue();
+            if (event.has("requestId")) {
+                withRequestId++;
+                assertThat(event.get("requestId").asString()).matches("[0-9a-f]{16}");
+            }
+        }
+        assertThat(withRequestId).as("lines logged while serving requests carry requestId").isPositive();
+        for (String id : ids) {
+            assertThat(lines).as("the ERROR line of request " + id).anySatisfy(line -> {
+                var event = ApiAssertions.JSON.readTree(line);
+                assertThat(event.get("requestId") == null ? null : event.get("requestId").asString()).isEqualTo(id);
+                assertThat(event.get("log.level") != null ? event.get("log.level").asString()
+                        : event.get("log").get("level").asString()).isEqualTo("ERROR");
+            });
+        }
+    }
+
+    /** Runs the flow and the failures; returns the request ids named by the two internal errors. */
+    private static String[] wholeFlowThenBrokenDatabase(CapturedOutput output, String... extraArguments) {
+        var arguments = new java.util.ArrayList<>(List.of("--server.port=0",
                 "--spring.profiles.active=test",
                 "--spring.datasource.url=jdbc:h2:mem:logs-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
-                "--logging.level.com.example.identity=DEBUG", "--logging.level.org.springframework.security=DEBUG")) {
+                "--logging.level.com.example.identity=DEBUG", "--logging.level.org.springframework.security=DEBUG"));
+        arguments.addAll(List.of(extraArguments));
+        try (var app = new SpringApplicationBuilder(IdentityApplication.class).run(arguments.toArray(String[]::new))) {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             String password = "log-password-" + UUID.randomUUID();
             String email = "logs-" + UUID.randomUUID() + "@example.com";
@@ -100,7 +140,14 @@ class FailuresAndLogsIT {
                 assertThat(log).as("a secret in the log").doesNotContain(secret);
             }
             assertThat(log).doesNotContainIgnoringCase("authorization: bearer").doesNotContainIgnoringCase("authorization: basic");
+            return new String[] { requestIdOf(body.get("detail").asString()), requestIdOf(apiBody.get("detail").asString()) };
         }
+    }
+
+    private static String requestIdOf(String detail) {
+        var matcher = Pattern.compile("id de solicitud ([0-9a-f]{16})$").matcher(detail);
+        assertThat(matcher.find()).isTrue();
+        return matcher.group(1);
     }
 
     /** A safe description with a request id that a log line of the failure also carries; nothing more. */

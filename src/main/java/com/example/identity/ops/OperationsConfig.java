@@ -1,0 +1,49 @@
+package com.example.identity.ops;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+/**
+ * Operations: business metrics, the database-outage answers, and the watches they need. The servlet
+ * filters run right after {@code web/RequestId} and before Spring Security: the metrics filter outermost
+ * (it counts the outage's 503s too), then the outage filter.
+ */
+@Configuration(proxyBeanMethods = false)
+class OperationsConfig {
+
+    @Bean
+    static DatabaseFailureWatch databaseFailureWatch() {
+        return new DatabaseFailureWatch();
+    }
+
+    @Bean
+    static TimedBeans timedBeans(ObjectProvider<MeterRegistry> registry) {
+        return new TimedBeans(registry);
+    }
+
+    @Bean(destroyMethod = "close")
+    DatabaseAvailability databaseAvailability(DatabaseFailureWatch watch) {
+        return watch.availability();
+    }
+
+    @Bean
+    FilterRegistrationBean<EndpointMetricsFilter> endpointMetricsFilter(MeterRegistry registry) {
+        var registration = new FilterRegistrationBean<>(new EndpointMetricsFilter(registry));
+        registration.addUrlPatterns(EndpointMetricsFilter.TOKEN_PATH);
+        registration.addUrlPatterns(EndpointMetricsFilter.USERINFO_PATHS);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    @Bean
+    FilterRegistrationBean<DatabaseOutageFilter> databaseOutageFilter(DatabaseAvailability database) {
+        var registration = new FilterRegistrationBean<>(new DatabaseOutageFilter(database));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
+        return registration;
+    }
+}
