@@ -7,10 +7,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.LocalRedirect;
 
 /**
@@ -20,11 +18,9 @@ import com.example.identity.common.LocalRedirect;
 public class LoginThrottleFilter extends OncePerRequestFilter {
 
     private final LoginThrottle throttle;
-    private final ApplicationEventPublisher events;
 
-    public LoginThrottleFilter(LoginThrottle throttle, ApplicationEventPublisher events) {
+    public LoginThrottleFilter(LoginThrottle throttle) {
         this.throttle = throttle;
-        this.events = events;
     }
 
     @Override
@@ -36,9 +32,8 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (throttle.isBlocked(request.getParameter("username"), request.getRemoteAddr())) {
-            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null,
-                    AuditEvent.attemptedAccount(request.getParameter("username"))));
+        if (throttle.refuse(request.getParameter("username"), LoginThrottle.addressOf(request))) {
+            // counted, not one audit row each: LoginThrottle writes one row per account with the count
             response.sendRedirect(request.getContextPath()
                     + LocalRedirect.pageWithRedirect("/login/", "bloqueado", request.getParameter("redirect")));
             return;

@@ -30,9 +30,12 @@ public class LoginFailureHandler implements AuthenticationFailureHandler {
     @Override
     public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
             AuthenticationException exception) throws IOException {
-        throttle.recordFailure(request.getParameter("username"), request.getRemoteAddr());
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null,
-                AuditEvent.attemptedAccount(request.getParameter("username"))));
+        String actor = AuditEvent.attemptedAccount(request.getParameter("username"));
+        boolean locked = throttle.recordFailure(request.getParameter("username"), LoginThrottle.addressOf(request));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null, actor));
+        if (locked) {
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, actor));
+        }
         response.sendRedirect(request.getContextPath()
                 + LocalRedirect.pageWithRedirect("/login/", "error", request.getParameter("redirect")));
     }

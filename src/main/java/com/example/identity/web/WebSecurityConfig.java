@@ -55,7 +55,7 @@ class WebSecurityConfig {
                 .sessionRegistry(sessions)
                 .expiredUrl("/login/?expired"))
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
-            .addFilterBefore(new LoginThrottleFilter(throttle, events), UsernamePasswordAuthenticationFilter.class)
+            .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(

@@ -25,13 +25,12 @@ import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
 
 /**
- * Login throttling and rate limits with the shipped defaults (5 failures per account, 20 per address,
- * 20 failed requests per minute): abuse is slowed at once, success is not. Its own context, because
- * it locks 127.0.0.1 on purpose; the address lock runs last.
+ * Rate limits with the shipped defaults (20 failed requests per minute): abuse is slowed at once, success
+ * is not. Its own context, because it slows 127.0.0.1 on purpose. The login throttle has its own
+ * tests ({@code abuse/LoginThrottleIT}).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "identity.login.max-failures-per-account=5", "identity.login.max-failures-per-address=20",
-        "identity.login.delay-base=0s", "identity.rate-limit.failures-per-minute=20" })
+        "identity.rate-limit.failures-per-minute=20" })
 @ActiveProfiles("test")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AbuseLimitsIT {
@@ -132,36 +131,5 @@ class AbuseLimitsIT {
         assertThat(limited.headers().firstValue("Cache-Control")).hasValue("no-store");
         assertThat(limited.headers().firstValue("Retry-After")).isPresent();
         assertThat(limited.body()).isEqualTo("{\"error\":\"Demasiadas solicitudes, inténtalo más tarde\"}");
-    }
-
-    @Test
-    @Order(5)
-    void accountLocksAfterFiveFailuresWithTheSameAnswerForUnknownAccounts() {
-        String email = "lock-" + UUID.randomUUID() + "@example.com";
-        accounts.create("Lock", email, "right-password-1", Role.USER);
-        String unknown = "nobody-" + UUID.randomUUID() + "@example.com";
-        for (int i = 0; i < 5; i++) {
-            assertThat(WebClient.location(new WebClient(port).login(email, "wrong-" + i))).startsWith("/login/?error");
-            assertThat(WebClient.location(new WebClient(port).login(unknown, "wrong-" + i))).startsWith("/login/?error");
-        }
-
-        var locked = new WebClient(port).login(email, "right-password-1");
-        var lockedUnknown = new WebClient(port).login(unknown, "whatever");
-
-        assertThat(WebClient.location(locked)).isEqualTo("/login/?bloqueado=1");
-        assertThat(WebClient.location(lockedUnknown)).isEqualTo("/login/?bloqueado=1");
-        assertThat(new WebClient(port).get("/login/?bloqueado=1").body()).contains("Demasiados intentos");
-        assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'LOGIN_LOCKED' and actor = ?",
-                Integer.class, email)).as("the refused attempt is in the audit trail").isPositive();
-    }
-
-    @Test
-    @Order(6)
-    void addressLocksAfterTwentyFailuresOnAnyAccounts() {
-        for (int i = 0; i < 20; i++) {
-            new WebClient(port).login("spray-" + i + "-" + UUID.randomUUID() + "@example.com", "guess");
-        }
-        assertThat(WebClient.location(new WebClient(port).login("dev@example.com", "dev-demo-password")))
-                .isEqualTo("/login/?bloqueado=1");
     }
 }
