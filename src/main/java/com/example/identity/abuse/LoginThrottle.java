@@ -11,10 +11,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.account.PasswordChanged;
+import com.example.identity.account.PasswordCheckFailed;
 import com.example.identity.audit.AuditEvent;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -202,6 +207,29 @@ public class LoginThrottle {
         pairDelays.invalidate(pair);
         pairLocks.remove(pair);
         known.put(pair, Boolean.TRUE);
+    }
+
+    /** A wrong current password at the password change form: a failed login of that account from here. */
+    @EventListener
+    void onPasswordCheckFailed(PasswordCheckFailed event) {
+        HttpServletRequest request = currentRequest();
+        if (request != null && recordFailure(event.correo(), addressOf(request))) {
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, event.correo()));
+        }
+    }
+
+    /** A password changed, proving the current one: as a successful login of that account from here. */
+    @EventListener
+    void onPasswordChanged(PasswordChanged event) {
+        HttpServletRequest request = currentRequest();
+        if (request != null) {
+            recordSuccess(event.correo(), addressOf(request));
+        }
+    }
+
+    private static HttpServletRequest currentRequest() {
+        return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes
+                ? attributes.getRequest() : null;
     }
 
     /** {@code delay-base * 2^doublings}, at most {@code max-delay}; zero when delays are off. */

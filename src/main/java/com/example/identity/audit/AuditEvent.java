@@ -42,7 +42,14 @@ public record AuditEvent(Type type, String subject, String actor) {
         CLIENT_CREATED("Aplicación creada"),
         CLIENT_SECRET_ROTATED("Secreto rotado"),
         CLIENT_REVOKED("Aplicación revocada"),
-        CODE_REUSE_DETECTED("Reutilización de código detectada");
+        CODE_REUSE_DETECTED("Reutilización de código detectada"),
+        USER_CREATED("Usuario creado"),
+        ROLE_CHANGED("Rol cambiado"),
+        USER_DISABLED("Cuenta desactivada"),
+        USER_ENABLED("Cuenta activada"),
+        PASSWORD_RESET("Contraseña restablecida por un admin"),
+        PASSWORD_CHANGED("Contraseña cambiada"),
+        CLIENT_REVOKED_BY_ADMIN("Aplicación revocada por un admin");
 
         private final String label;
 

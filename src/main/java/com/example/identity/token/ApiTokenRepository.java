@@ -38,6 +38,10 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     @Query("update ApiToken t set t.revokedAt = :now where t.userId = :userId and t.revokedAt is null")
     int revokeByUser(@Param("userId") long userId, @Param("now") Instant now);
 
+    @Modifying
+    @Query("update ApiToken t set t.revokedAt = :now where t.userId = :userId and t.kind = :kind and t.revokedAt is null")
+    int revokeKindByUser(@Param("userId") long userId, @Param("kind") TokenKind kind, @Param("now") Instant now);
+
     /** Records a use at most once per {@code cutoff} window: no write when the stored time is recent. */
     @Transactional
     @Modifying

@@ -18,6 +18,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
+import com.example.identity.account.RoleChanged;
 import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
@@ -173,6 +174,23 @@ public class ApiTokenService {
     @EventListener
     void onAccountChanged(AccountChanged event) {
         evict(owner -> owner.userId() == event.userId());
+    }
+
+    /**
+     * Dropped from {@code developer_api} or {@code admin} to {@code user}: their personal tokens are revoked
+     * in the role change's transaction (specification §2.2 ties them to those roles). Tokens issued to OAuth
+     * applications for their logins stay: those belong to the applications.
+     */
+    @EventListener
+    void onRoleChanged(RoleChanged event) {
+        if (event.demotedToUser()) {
+            evict(owner -> owner.userId() == event.userId() && owner.kind() == TokenKind.PERSONAL);
+            int revoked = tokens.revokeKindByUser(event.userId(), TokenKind.PERSONAL, clock.instant());
+            if (revoked > 0) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED,
+                        revoked + " tokens personales de usuario #" + event.userId() + " (ya no es desarrollador)"));
+            }
+        }
     }
 
     /** The tokens {@code caller} may see: their own, or every token for an admin; newest first. */

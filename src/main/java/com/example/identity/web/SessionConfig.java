@@ -6,13 +6,15 @@ import org.springframework.context.event.EventListener;
 import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.core.session.SessionRegistryImpl;
 import org.springframework.security.web.session.HttpSessionEventPublisher;
+import org.springframework.transaction.event.TransactionalEventListener;
 
 import com.example.identity.account.AccountChanged;
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.PasswordChanged;
 
 /**
- * Every login session is registered, so that disabling an account or changing its role ends that
- * user's sessions at once (each chain's {@code ConcurrentSessionFilter} then refuses them). Spring
+ * Every login session is registered, so that disabling an account, changing its role or resetting its
+ * password ends that user's sessions at once, and a password change every other session of theirs (each chain's {@code ConcurrentSessionFilter} then refuses them). Spring
  * Authorization Server's OpenID Connect support uses the same registry.
  */
 @Configuration(proxyBeanMethods = false)
@@ -45,9 +47,21 @@ class SessionConfig {
 
         @EventListener
         void onAccountChanged(AccountChanged event) {
+            expire(event.userId(), null);
+        }
+
+        /** A new password: every other session of the account ends, the one that changed it stays. */
+        @TransactionalEventListener(fallbackExecution = true)
+        void onPasswordChanged(PasswordChanged event) {
+            expire(event.userId(), event.keepSessionId());
+        }
+
+        private void expire(long userId, String keepSessionId) {
             for (Object principal : registry.getAllPrincipals()) {
-                if (principal instanceof AccountPrincipal account && account.id() == event.userId()) {
-                    registry.getAllSessions(principal, false).forEach(session -> session.expireNow());
+                if (principal instanceof AccountPrincipal account && account.id() == userId) {
+                    registry.getAllSessions(principal, false).stream()
+                            .filter(session -> !session.getSessionId().equals(keepSessionId))
+                            .forEach(session -> session.expireNow());
                 }
             }
         }

@@ -6,6 +6,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.session.SessionRegistry;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
@@ -18,6 +20,7 @@ import com.example.identity.login.LoginSuccessHandler;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordChangeGate;
+import com.example.identity.account.PasswordLogin;
 
 /**
  * The last chain, matches everything the others do not: the pages people use in a browser
@@ -30,8 +33,9 @@ class WebSecurityConfig {
     @Bean
     @Order(4)
     SecurityFilterChain webSecurityFilterChain(HttpSecurity http, SessionRegistry sessions, LoginThrottle throttle,
-            ApplicationEventPublisher events) throws Exception {
+            ApplicationEventPublisher events, UserDetailsService users, PasswordEncoder passwordEncoder) throws Exception {
         http
+            .authenticationManager(PasswordLogin.manager(users, passwordEncoder))
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
                 .requestMatchers("/dashboard/admin/**", "/dashboard/admin.php").hasAuthority(Role.ADMIN.authority().getAuthority())
