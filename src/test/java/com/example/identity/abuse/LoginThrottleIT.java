@@ -110,6 +110,30 @@ class LoginThrottleIT {
     }
 
     @Test
+    void theCurrentPasswordCheckOfThePasswordFormIsThrottledLikeTheLogin() throws Exception {
+        String email = newAccount("current-password-1");
+        var web = new WebClient(port);
+        assertThat(WebClient.location(web.login(email, "current-password-1"))).isEqualTo("/");
+        String csrf = web.csrfFrom("/cuenta/contrasena");
+        for (int i = 0; i < 5; i++) {
+            var wrong = web.postForm("/cuenta/contrasena", Map.of("actual", "guess-" + i, "nueva", "new-password-123",
+                    "repetida", "new-password-123", "_csrf", csrf));
+            assertThat(wrong.body()).contains("La contraseña actual no es correcta");
+            if (i >= 1 && i < 4) {
+                Thread.sleep(1000L << (i - 1));
+            }
+        }
+        var refused = web.postForm("/cuenta/contrasena", Map.of("actual", "current-password-1", "nueva",
+                "new-password-123", "repetida", "new-password-123", "_csrf", csrf));
+        assertThat(WebClient.location(refused)).isEqualTo("/cuenta/contrasena?bloqueado=1");
+        assertThat(web.get("/cuenta/contrasena?bloqueado=1").body())
+                .contains("Demasiados intentos fallidos. Espera unos minutos antes de volver a intentarlo.");
+        assertThat(WebClient.location(new WebClient(port).login(email, "current-password-1")))
+                .as("the same pair at the login form").isEqualTo("/login/?bloqueado=1");
+        assertThat(loginFrom("198.51.100.30", email, "current-password-1")).as("the owner elsewhere").isEqualTo("/");
+    }
+
+    @Test
     void theSecondFailureOfAPairDelaysItsNextAttemptOnly() {
         String email = newAccount("delay-password-1");
         loginFrom("203.0.113.60", email, "wrong-1");
