@@ -38,6 +38,12 @@ public class AuditTrail {
                 currentAddress(), event.subject()));
     }
 
+    /** Deletes the rows that occurred before {@code cutoff} (the retention job); returns how many. */
+    @Transactional
+    public int purgeBefore(java.time.Instant cutoff) {
+        return records.deleteOlderThan(cutoff);
+    }
+
     /** Newest first. */
     @Transactional(readOnly = true)
     public Page<AuditRecord> page(int page) {

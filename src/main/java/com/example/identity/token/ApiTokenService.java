@@ -256,6 +256,15 @@ public class ApiTokenService {
         return tokens.revokeByUser(userId, clock.instant());
     }
 
+    /**
+     * Deletes tokens revoked or expired before {@code cutoff} (the retention job); returns how many. Only
+     * tokens that can no longer authenticate anyone, so no cache needs evicting.
+     */
+    @Transactional
+    public int purgeEndedBefore(Instant cutoff) {
+        return tokens.deleteEndedBefore(cutoff);
+    }
+
     @Transactional(readOnly = true)
     public Optional<ApiToken> findById(long tokenId) {
         return tokens.findById(tokenId);
