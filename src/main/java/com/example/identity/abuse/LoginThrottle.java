@@ -12,10 +12,10 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
-import org.springframework.web.context.request.RequestContextHolder;
-import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.PasswordChanged;
@@ -72,7 +72,10 @@ public class LoginThrottle {
     /** Budgets and growing delays of whole accounts and whole addresses. */
     private final Cache<String, Budget> accounts;
     private final Cache<String, Budget> addresses;
-    /** Pairs that logged in successfully: exempt from the account-wide and address-wide delays. */
+    /**
+     * Pairs that logged in successfully within {@code known-address-ttl} of their last success (looking
+     * them up does not extend it): exempt from the account-wide and address-wide delays.
+     */
     private final Cache<String, Boolean> known;
     /**
      * Attempts refused under a lock or a delay since the last {@link #flushRefused}, per account as the
@@ -90,7 +93,8 @@ public class LoginThrottle {
         this.pairDelays = cache(settings.lockDuration());
         this.accounts = cache(settings.accountWindow().plus(settings.maxDelay()));
         this.addresses = cache(settings.addressWindow().plus(settings.maxDelay()));
-        this.known = cache(settings.knownAddressTtl());
+        this.known = Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterWrite(settings.knownAddressTtl())
+                .ticker(() -> clock.millis() * 1_000_000L).build();
     }
 
     /**

@@ -160,6 +160,29 @@ class LoginThrottleTest {
     }
 
     @Test
+    void aKnownAddressIsKnownFor30DaysAfterItsLastSuccessNotAfterItsLastLookup() {
+        var throttle = shipped();
+        throttle.recordSuccess("owner3@example.com", "198.51.100.9");
+        clock.advance(Duration.ofDays(29));
+        burst(throttle, "owner3@example.com", "203.0.113.", 110);
+        assertThat(throttle.isBlocked("owner3@example.com", "192.0.2.9")).as("past the budget").isTrue();
+        assertThat(throttle.isBlocked("owner3@example.com", "198.51.100.9")).as("known, day 29").isFalse();
+
+        clock.advance(Duration.ofDays(1).plusMinutes(1));
+        burst(throttle, "owner3@example.com", "203.0.114.", 110);
+        assertThat(throttle.isBlocked("owner3@example.com", "198.51.100.9")).as("30 days after the last success")
+                .isTrue();
+    }
+
+    /** {@code count} failures on {@code email}, each from a fresh address, 10 s apart. */
+    private void burst(LoginThrottle throttle, String email, String prefix, int count) {
+        for (int i = 0; i < count; i++) {
+            clock.advance(Duration.ofSeconds(10));
+            throttle.recordFailure(email, prefix + i);
+        }
+    }
+
+    @Test
     void strangersWithinTheAccountBudgetDoNotSlowTheOwnerAnywhere() {
         var throttle = shipped();
         for (int a = 0; a < 20; a++) {
