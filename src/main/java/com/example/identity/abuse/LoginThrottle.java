@@ -108,11 +108,11 @@ public class LoginThrottle {
     }
 
     /**
-     * The source address an attempt is counted against. The one place where it is read: switch to the
-     * trusted-proxy-aware address here.
+     * The source address an attempt is counted against, as every limit keys it ({@link ClientAddress}: behind
+     * a trusted proxy only, IPv6 by its /64). The one place the login throttle reads it.
      */
     public static String addressOf(HttpServletRequest request) {
-        return request.getRemoteAddr();
+        return ClientAddress.key(request);
     }
 
     /** Whether a login attempt for {@code username} from {@code address} must be refused now. */

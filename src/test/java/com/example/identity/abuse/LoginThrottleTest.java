@@ -34,7 +34,7 @@ class LoginThrottleTest {
         return new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
                 new IdentityProperties.AccessToken(Duration.ofHours(1)), new IdentityProperties.SigningKey(null), null,
                 new IdentityProperties.BootstrapAdmin(null, null), login,
-                new IdentityProperties.RateLimit(true, 20, 5000),
+                new IdentityProperties.RateLimit(true, 200, 600, 5000), java.util.List.of(),
                 new IdentityProperties.OneTimePassword(Duration.ofDays(7)),
                 new IdentityProperties.Retention(Duration.ofDays(365), Duration.ofDays(30), Duration.ofDays(1)),
                 new IdentityProperties.PasswordHashing(0));
