@@ -1,30 +1,34 @@
 package com.example.identity.account;
 
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
-
+import org.springframework.data.domain.Sort;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.IdentityProperties;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.Names;
+import com.example.identity.crypto.Secrets;
 
 /** Creates and changes accounts. Every other feature goes through here, never to the repository. */
 @Service
 public class AccountService {
 
+    /** Shortest password a user may choose (ASVS 5.0 6.2.1 asks for at least 8; we ask for 12). */
+    public static final int MIN_PASSWORD_LENGTH = 12;
+    /** Longest password accepted, to bound the hashing work. */
+    public static final int MAX_PASSWORD_LENGTH = 256;
+
     /** A pragmatic e-mail shape: something@host.tld, no spaces, at most 254 characters. */
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s.]+(\\.[^@\\s.]+)+");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final UserAccountRepository users;
     private final PasswordEncoder passwordEncoder;
@@ -49,13 +53,12 @@ public class AccountService {
      */
     @Transactional
     public NewAccount createWithTemporaryPassword(String primerNombre, String correo, Role rol) {
-        String name = primerNombre == null ? "" : primerNombre.strip();
-        if (name.isEmpty()) {
-            throw new InvalidAccountException("primer_nombre", "Falta el nombre");
-        }
-        if (name.length() > 100 || name.chars().anyMatch(Character::isISOControl)) {
-            throw new InvalidAccountException("primer_nombre", "Nombre demasiado largo o inválido");
-        }
+        // the rule of every name here (common/Names): trimmed, 1 to 100, no control characters
+        Names.problemWith(primerNombre).ifPresent(problem -> {
+            throw new InvalidAccountException("primer_nombre",
+                    problem == Names.Problem.MISSING ? "Falta el nombre" : "Nombre demasiado largo o inválido");
+        });
+        String name = Names.clean(primerNombre);
         String email = correo == null ? "" : correo.strip();
         if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
             throw new InvalidAccountException("correo", "Correo inválido");
@@ -98,20 +101,13 @@ public class AccountService {
     }
 
     private static String oneTimePassword() {
-        byte[] bytes = new byte[15];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return Secrets.randomUrlSafe(15);
     }
 
     /** How the audit trail names an account: its id and e-mail, never anything secret. */
     private static String describe(UserAccount account) {
         return "usuario #" + account.getId() + " " + account.getCorreo();
     }
-
-    /** Shortest password a user may choose (ASVS 5.0 6.2.1 asks for at least 8; we ask for 12). */
-    public static final int MIN_PASSWORD_LENGTH = 12;
-    /** Longest password accepted, to bound the hashing work. */
-    public static final int MAX_PASSWORD_LENGTH = 256;
 
     /**
      * A user changes their own password, proving the current one. A wrong current password counts as a
@@ -182,7 +178,7 @@ public class AccountService {
 
     @Transactional(readOnly = true)
     public List<UserAccount> listAll() {
-        return users.findAll(org.springframework.data.domain.Sort.by("id"));
+        return users.findAll(Sort.by("id"));
     }
 
     /**
