@@ -41,6 +41,9 @@ import org.springframework.validation.annotation.Validated;
  *     and every hop of {@code X-Forwarded-For} that is one of these is skipped from the right: the first
  *     other address is the client. Behind a TLS-terminating proxy, list it here, or the service sees
  *     every request as the proxy's and over plain HTTP (no HSTS, no {@code Secure} cookie).
+ * @param oneTimePassword the passwords an admin sets for others
+ * @param retention how long the audit trail, ended tokens and spent codes are kept
+ * @param passwordHashing the bound on logins waiting for a password hash
  */
 @Validated
 @ConfigurationProperties("identity")
@@ -55,7 +58,10 @@ public record IdentityProperties(
         @Valid @DefaultValue BootstrapAdmin bootstrapAdmin,
         @Valid @DefaultValue Login login,
         @Valid @DefaultValue RateLimit rateLimit,
-        @NotNull @DefaultValue List<@NotNull @Pattern(regexp = PROXY_PATTERN, message = PROXY_MESSAGE) String> trustedProxies) {
+        @NotNull @DefaultValue List<@NotNull @Pattern(regexp = PROXY_PATTERN, message = PROXY_MESSAGE) String> trustedProxies,
+        @Valid @DefaultValue OneTimePassword oneTimePassword,
+        @Valid @DefaultValue Retention retention,
+        @Valid @DefaultValue PasswordHashing passwordHashing) {
 
     /**
      * An IPv4 address (each octet 0-255) with an optional prefix 0-32, or an IPv6 address (hex digits and
@@ -128,23 +134,48 @@ public record IdentityProperties(
     }
 
     /**
-     * Brute-force protection of {@code /login/} (decisions §3): failures slow an account down, then lock
-     * it and the source address for a while; the page says so without revealing whether the account
-     * exists.
+     * Brute-force protection of {@code /login/} (decisions §3), at three levels (see {@code LoginThrottle}):
+     * the pair (e-mail, source address) is locked; the account as a whole and the address as a whole only
+     * meet growing delays past a large budget, so neither a shared address nor a known e-mail is a lever
+     * to lock other people out. The pages say so without revealing whether the account exists.
+     * <p>
+     * The arithmetic with the defaults: one address gets at most 5 guesses at one account per 15 minutes
+     * (480 a day). Any number of addresses together get the account's budget (100 at once, refilled at
+     * 100 a day) plus one guess per {@code max-delay} (96 a day at 15 minutes): about 300 on the first
+     * day, under 200 a day after that, about 72,000 a year, against passwords of at least 12 characters
+     * ({@code LoginThrottleTest} counts them). A guesser spraying over many accounts from one address
+     * gets 100 per 15 minutes (each account still counts its own), plus 4 an hour.
      *
-     * @param maxFailuresPerAccount failed logins of one e-mail address (known or not) before it is locked;
-     *     default 5 (OWASP ASVS 5.0 6.3.1 asks for a limit; 5 in 15 minutes is common practice)
-     * @param maxFailuresPerAddress failed logins from one source address before it is locked; default 20,
-     *     higher because offices and mobile networks share addresses
-     * @param lockDuration how long a lock lasts, and the window failures are counted in; default 15m
-     * @param delayBase growing delay: after the 2nd failure of an account, the next attempt is refused
-     *     until {@code delayBase * 2^(failures-2)} has passed (1 s, 2 s, 4 s ...); default 1s, 0 turns it off
+     * @param maxFailuresPerPair failed logins of one e-mail address (known or not) from one source address
+     *     within {@code lockDuration} before that pair is locked; default 5 (OWASP ASVS 5.0 6.3.1 asks for
+     *     a limit; 5 in 15 minutes is common practice). The owner on another address is not locked.
+     * @param maxFailuresPerAccount failed logins of one e-mail address from every address together, refilled
+     *     continuously over {@code accountWindow}, before growing delays start for it; default 100 (NIST SP
+     *     800-63B §5.2.2 allows at most 100 consecutive failures), a day
+     * @param maxFailuresPerAddress failed logins from one source address on every account together, refilled
+     *     continuously over {@code addressWindow}, before growing delays start for it; default 100 in 15
+     *     minutes, far above what a carrier-grade NAT, a school or an office of people mistyping produces
+     * @param lockDuration how long a pair lock lasts, and the window its failures are counted in; default 15m
+     * @param delayBase growing delays: after the 2nd failure of a pair, and after each failure past an
+     *     account's or an address's budget, the next attempt is refused until {@code delayBase * 2^n} has
+     *     passed (1 s, 2 s, 4 s ...); default 1s, 0 turns every delay off
+     * @param maxDelay the longest such delay; default 15m
+     * @param accountWindow the time over which an account's budget refills; default 24h
+     * @param addressWindow the time over which an address's budget refills; default 15m
+     * @param knownAddressTtl a successful login from an address makes it a known address of that account for
+     *     this long: the account's and the address's delays do not apply to that pair (only the pair's own
+     *     lock does); default 30 days
      */
     public record Login(
-            @Min(1) @DefaultValue("5") int maxFailuresPerAccount,
-            @Min(1) @DefaultValue("20") int maxFailuresPerAddress,
+            @Min(1) @DefaultValue("5") int maxFailuresPerPair,
+            @Min(1) @DefaultValue("100") int maxFailuresPerAccount,
+            @Min(1) @DefaultValue("100") int maxFailuresPerAddress,
             @NotNull @DurationMin(seconds = 1) @DefaultValue("15m") Duration lockDuration,
-            @NotNull @DefaultValue("1s") Duration delayBase) {
+            @NotNull @DefaultValue("1s") Duration delayBase,
+            @NotNull @DurationMin(seconds = 1) @DefaultValue("15m") Duration maxDelay,
+            @NotNull @DurationMin(seconds = 1) @DefaultValue("24h") Duration accountWindow,
+            @NotNull @DurationMin(seconds = 1) @DefaultValue("15m") Duration addressWindow,
+            @NotNull @DurationMin(seconds = 1) @DefaultValue("30d") Duration knownAddressTtl) {
     }
 
     /** The trusted proxies as CIDR blocks: a bare address becomes {@code /32} or {@code /128}. */
@@ -195,5 +226,43 @@ public record IdentityProperties(
         public boolean isPassword() {
             return password == null || password.isEmpty() || password.length() >= 12;
         }
+    }
+
+    /**
+     * @param ttl how long a one-time password set by an admin (a new account, or a password reset) can be
+     *     used to log in; after that the login fails as a wrong password would, and an admin must reset it.
+     *     Default 7 days; between 1 hour and 90 days
+     */
+    public record OneTimePassword(
+            @NotNull
+            @DurationMin(hours = 1, message = "must be between 1h and 90d")
+            @DurationMax(days = 90, message = "must be between 1h and 90d")
+            @DefaultValue("7d") Duration ttl) {
+    }
+
+    /**
+     * What is purged, and when, by one job that runs every hour ({@code retention/RetentionJob}).
+     *
+     * @param audit audit rows older than this are deleted; default 365 days (a year of history for
+     *     investigations, then gone)
+     * @param tokens API tokens revoked or expired longer ago than this are deleted; default 30 days (they
+     *     stay visible, revoked, in the dashboards for a month)
+     * @param codes authorizations whose code expired longer ago than this are deleted; default 1 day, at
+     *     least 1 day: a replayed code is recognised (and revokes its tokens) as long as those tokens live,
+     *     and an access token lives at most a day
+     */
+    public record Retention(
+            @NotNull @DurationMin(days = 1) @DefaultValue("365d") Duration audit,
+            @NotNull @DurationMin(days = 1) @DefaultValue("30d") Duration tokens,
+            @NotNull @DurationMin(days = 1, message = "must be at least 1d (the longest access token lifetime)")
+            @DefaultValue("1d") Duration codes) {
+    }
+
+    /**
+     * @param maxQueued how many password hashes may wait for a core before further logins are answered
+     *     503 "try again" at once; 0 (the default) means as many as the cores hash in about 2 seconds,
+     *     measured with one hash at start. Past that, waiting only makes every login slower.
+     */
+    public record PasswordHashing(@Min(0) @DefaultValue("0") int maxQueued) {
     }
 }

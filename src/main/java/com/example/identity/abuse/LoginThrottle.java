@@ -6,10 +6,21 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.account.PasswordChanged;
+import com.example.identity.account.PasswordCheckFailed;
+import com.example.identity.audit.AuditEvent;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -17,107 +28,260 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.TimeMeter;
 
 /**
- * Brute-force protection of the login form (decisions §3). Failures are counted per e-mail address
- * (known or not, so the answer says nothing about which accounts exist) and per source address, in
- * Bucket4j buckets that hold {@code max-failures-*} failures per {@code lock-duration} window. The
- * failure that empties a bucket locks its key for a whole {@code lock-duration} from that moment (not
- * just until the window ends), then counting starts afresh. Before that, failures of an account slow
- * it down: after the second, the next attempt is refused until a delay has passed that doubles each
- * time. Attempts are refused without checking the password, so a locked account costs no hashing.
- * Buckets and locks run on the application's {@link Clock}, so tests move time instead of sleeping.
+ * Brute-force protection of the login form (decisions §3), at three levels, so that neither a shared
+ * address nor a known e-mail address is a lever to lock other people out:
+ * <ol>
+ * <li><b>The pair</b> (e-mail, source address): after the 2nd failure the next attempt waits a delay
+ * that doubles ({@code delay-base}: 1 s, 2 s, 4 s ...); {@code max-failures-per-pair} failures within
+ * {@code lock-duration} lock the pair for a whole {@code lock-duration} from the failure that caused it.
+ * Only the guesser's own attempts on that account are refused: the owner on another address, and
+ * everyone else on the guesser's address, are not.</li>
+ * <li><b>The account as a whole</b> (every address): a budget of {@code max-failures-per-account}
+ * failures refilled over {@code account-window}; past it, growing delays (doubling from
+ * {@code delay-base} up to {@code max-delay}) between attempts. Never a lock.</li>
+ * <li><b>The address as a whole</b> (every account): a budget of {@code max-failures-per-address}
+ * failures refilled over {@code address-window}; past it, growing delays the same way.</li>
+ * </ol>
+ * The account-wide and address-wide delays do not apply to a pair that logged in successfully within
+ * {@code known-address-ttl} (a "known address" of the account): a stranger hammering a known e-mail
+ * from elsewhere, or a neighbour behind the same carrier-grade NAT spraying guesses, cannot keep the
+ * owner out of their account from where they usually log in.
+ * <p>
+ * Refused attempts are not counted and cost no password hashing. E-mail addresses are counted whether
+ * the account exists or not, so the answer says nothing about which accounts exist. Everything runs
+ * on the application's {@link Clock}, so tests move time instead of sleeping.
+ * <p>
+ * State is in memory, per instance (bounded Caffeine caches): with several instances behind a load
+ * balancer each one counts separately, and a restart forgets the known addresses. Sharing it is issue
+ * 15's (several instances on one database).
  */
 @Component
 public class LoginThrottle {
 
     private static final int MAX_KEYS = 100_000;
-    private static final String ACCOUNT = "account|";
-    private static final String ADDRESS = "address|";
+    /** The growing delays double at most this many times (2^20 s is far past any {@code max-delay}). */
+    private static final int MAX_DOUBLINGS = 20;
 
     private final IdentityProperties.Login settings;
     private final Clock clock;
     private final TimeMeter time;
+    /** Failure buckets of each pair, and growing delay of each pair; a pair bucket untouched for a window is full. */
+    private final Cache<String, Bucket> pairs;
+    private final Cache<String, Backoff> pairDelays;
+    private final Map<String, Instant> pairLocks = new ConcurrentHashMap<>();
+    /** Budgets and growing delays of whole accounts and whole addresses. */
+    private final Cache<String, Budget> accounts;
+    private final Cache<String, Budget> addresses;
     /**
-     * Failure buckets and growing delays, at most {@value #MAX_KEYS} keys each. Past that bound Caffeine
-     * evicts one key at a time, by how often it is used (W-TinyLFU), so a flood of failures for new
-     * e-mail addresses cannot empty the maps and give an account under attack its budget back at once.
-     * A bucket untouched for a whole {@code lock-duration} has refilled, the same as no bucket, and is
-     * forgotten. Locks are kept until they end.
+     * Pairs that logged in successfully within {@code known-address-ttl} of their last success (looking
+     * them up does not extend it): exempt from the account-wide and address-wide delays.
      */
-    private final Cache<String, Bucket> accounts;
-    private final Cache<String, Bucket> addresses;
-    private final Map<String, Instant> locks = new ConcurrentHashMap<>();
-    private final Cache<String, Backoff> backoff = Caffeine.newBuilder().maximumSize(MAX_KEYS).build();
+    private final Cache<String, Boolean> known;
+    /**
+     * Attempts refused under a lock or a delay since the last {@link #flushRefused}, per account as the
+     * audit trail may name it ({@link AuditEvent#attemptedAccount}): counted, not written one row each.
+     */
+    private final Map<String, AtomicLong> refused = new ConcurrentHashMap<>();
+    private final ApplicationEventPublisher events;
 
-    LoginThrottle(IdentityProperties properties, Clock clock) {
+    LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events) {
         this.settings = properties.login();
         this.clock = clock;
+        this.events = events;
         this.time = new ClockTimeMeter(clock);
-        this.accounts = buckets(settings.lockDuration(), clock);
-        this.addresses = buckets(settings.lockDuration(), clock);
+        this.pairs = cache(settings.lockDuration());
+        this.pairDelays = cache(settings.lockDuration());
+        this.accounts = cache(settings.accountWindow().plus(settings.maxDelay()));
+        this.addresses = cache(settings.addressWindow().plus(settings.maxDelay()));
+        this.known = Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterWrite(settings.knownAddressTtl())
+                .ticker(() -> clock.millis() * 1_000_000L).build();
     }
 
-    private static Cache<String, Bucket> buckets(Duration refill, Clock clock) {
-        return Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterAccess(refill)
+    /**
+     * Bounded caches: past {@value #MAX_KEYS} keys Caffeine evicts one at a time, by how often each is used
+     * (W-TinyLFU), so a flood of new e-mail or source addresses cannot give a key under attack its budget
+     * back at once. An entry untouched for {@code idle} has nothing left to say and is forgotten.
+     */
+    private <V> Cache<String, V> cache(Duration idle) {
+        return Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterAccess(idle)
                 .ticker(() -> clock.millis() * 1_000_000L).build();
+    }
+
+    /**
+     * The source address an attempt is counted against, as every limit keys it ({@link ClientAddress}: behind
+     * a trusted proxy only, IPv6 by its /64). The one place the login throttle reads it.
+     */
+    public static String addressOf(HttpServletRequest request) {
+        return ClientAddress.key(request);
     }
 
     /** Whether a login attempt for {@code username} from {@code address} must be refused now. */
     public boolean isBlocked(String username, String address) {
         String account = key(username);
+        String pair = pair(account, address);
         Instant now = clock.instant();
-        if (locked(ACCOUNT + account, now) || locked(ADDRESS + address, now)) {
+        if (locked(pair, now)) {
             return true;
         }
-        Backoff b = backoff.getIfPresent(account);
-        return b != null && now.isBefore(b.notBefore());
+        Backoff delay = pairDelays.getIfPresent(pair);
+        if (delay != null && now.isBefore(delay.notBefore())) {
+            return true;
+        }
+        if (known.getIfPresent(pair) != null) {
+            return false;
+        }
+        return delayed(accounts, account, now) || delayed(addresses, address, now);
     }
 
-    public void recordFailure(String username, String address) {
+    /**
+     * {@link #isBlocked} that also counts a refusal, for the audit trail's "refused N times" row.
+     *
+     * @return whether the attempt is refused
+     */
+    public boolean refuse(String username, String address) {
+        if (!isBlocked(username, address)) {
+            return false;
+        }
+        String actor = AuditEvent.attemptedAccount(username);
+        if (refused.size() < MAX_KEYS || refused.containsKey(actor)) {
+            refused.computeIfAbsent(actor, k -> new AtomicLong()).incrementAndGet();
+        } else {
+            refused.computeIfAbsent(AuditEvent.attemptedAccount(null), k -> new AtomicLong()).incrementAndGet();
+        }
+        return true;
+    }
+
+    /**
+     * Writes the refusals counted since the last run: one audit row per account with the count. Runs every
+     * minute; with several instances each writes its own count (issue 15).
+     */
+    @Scheduled(fixedDelayString = "PT1M", initialDelayString = "PT1M")
+    public void flushRefused() {
+        for (String actor : refused.keySet()) {
+            AtomicLong count = refused.remove(actor);
+            if (count != null && count.get() > 0) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_REFUSED, count.get() + " intentos rechazados",
+                        actor));
+            }
+        }
+    }
+
+    /**
+     * A failed login.
+     *
+     * @return whether this failure locked the pair (a new lock starts)
+     */
+    public boolean recordFailure(String username, String address) {
         String account = key(username);
-        spend(accounts, account, ACCOUNT + account, settings.maxFailuresPerAccount());
-        spend(addresses, address, ADDRESS + address, settings.maxFailuresPerAddress());
-        backoff.asMap().compute(account, (k, previous) -> {
+        String pair = pair(account, address);
+        Instant now = clock.instant();
+        spend(accounts, account, settings.maxFailuresPerAccount(), settings.accountWindow(), now);
+        spend(addresses, address, settings.maxFailuresPerAddress(), settings.addressWindow(), now);
+        pairDelays.asMap().compute(pair, (k, previous) -> {
             int failures = previous == null ? 1 : previous.failures() + 1;
-            Instant now = clock.instant();
-            Duration delay = failures < 2 || settings.delayBase().isZero() ? Duration.ZERO
-                    : settings.delayBase().multipliedBy(1L << Math.min(failures - 2, 10));
+            Duration delay = failures < 2 ? Duration.ZERO : grow(failures - 2);
             return new Backoff(failures, now.plus(delay));
         });
-    }
-
-    /** A successful login forgives the account's failures (not the address's). */
-    public void recordSuccess(String username) {
-        String account = key(username);
-        accounts.invalidate(account);
-        locks.remove(ACCOUNT + account);
-        backoff.invalidate(account);
-    }
-
-    /** Spends one failure of {@code key}; the one that empties its bucket starts a full lock. */
-    private void spend(Cache<String, Bucket> map, String key, String lockKey, int capacity) {
-        Bucket bucket = map.get(key, k -> Bucket.builder()
-                .addLimit(limit -> limit.capacity(capacity).refillIntervally(capacity, settings.lockDuration()))
+        Bucket bucket = pairs.get(pair, k -> Bucket.builder()
+                .addLimit(limit -> limit.capacity(settings.maxFailuresPerPair())
+                        .refillIntervally(settings.maxFailuresPerPair(), settings.lockDuration()))
                 .withCustomTimePrecision(time)
                 .build());
         bucket.tryConsume(1);
-        if (bucket.getAvailableTokens() <= 0) {
-            if (locks.size() >= MAX_KEYS) {
-                locks.values().removeIf(until -> !until.isAfter(clock.instant()));
-            }
-            locks.put(lockKey, clock.instant().plus(settings.lockDuration()));
-            map.asMap().remove(key, bucket);
+        if (bucket.getAvailableTokens() > 0) {
+            return false;
+        }
+        if (pairLocks.size() >= MAX_KEYS) {
+            pairLocks.values().removeIf(until -> !until.isAfter(now));
+        }
+        pairLocks.put(pair, now.plus(settings.lockDuration()));
+        pairs.asMap().remove(pair, bucket);
+        pairDelays.invalidate(pair);
+        return true;
+    }
+
+    /**
+     * A successful login: the pair's failures are forgiven and the pair becomes a known address of the
+     * account. The account's and the address's budgets are not given back: a stranger's guesses from
+     * elsewhere must not get a fresh budget each time the owner logs in.
+     */
+    public void recordSuccess(String username, String address) {
+        String pair = pair(key(username), address);
+        pairs.invalidate(pair);
+        pairDelays.invalidate(pair);
+        pairLocks.remove(pair);
+        known.put(pair, Boolean.TRUE);
+    }
+
+    /** A wrong current password at the password change form: a failed login of that account from here. */
+    @EventListener
+    void onPasswordCheckFailed(PasswordCheckFailed event) {
+        HttpServletRequest request = currentRequest();
+        if (request != null && recordFailure(event.correo(), addressOf(request))) {
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, event.correo()));
         }
     }
 
-    private boolean locked(String lockKey, Instant now) {
-        Instant until = locks.get(lockKey);
+    /** A password changed, proving the current one: as a successful login of that account from here. */
+    @EventListener
+    void onPasswordChanged(PasswordChanged event) {
+        HttpServletRequest request = currentRequest();
+        if (request != null) {
+            recordSuccess(event.correo(), addressOf(request));
+        }
+    }
+
+    private static HttpServletRequest currentRequest() {
+        return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes
+                ? attributes.getRequest() : null;
+    }
+
+    /** {@code delay-base * 2^doublings}, at most {@code max-delay}; zero when delays are off. */
+    private Duration grow(int doublings) {
+        if (settings.delayBase().isZero()) {
+            return Duration.ZERO;
+        }
+        Duration delay = settings.delayBase().multipliedBy(1L << Math.min(doublings, MAX_DOUBLINGS));
+        return delay.compareTo(settings.maxDelay()) > 0 ? settings.maxDelay() : delay;
+    }
+
+    /**
+     * Spends one failure of a whole account or address. Within the budget nothing happens; past it, each
+     * failure doubles the delay before the next attempt. The doubling starts again only once the budget
+     * has refilled completely (the key left alone), so a steady guesser stays at {@code max-delay}.
+     */
+    private void spend(Cache<String, Budget> budgets, String key, int capacity, Duration window, Instant now) {
+        budgets.asMap().compute(key, (k, previous) -> {
+            Budget budget = previous != null ? previous : new Budget(Bucket.builder()
+                    .addLimit(limit -> limit.capacity(capacity).refillGreedy(capacity, window))
+                    .withCustomTimePrecision(time)
+                    .build());
+            if (budget.bucket.getAvailableTokens() >= capacity) {
+                budget.over = 0;
+            }
+            if (budget.bucket.tryConsume(1)) {
+                return budget;
+            }
+            budget.over++;
+            budget.notBefore = now.plus(grow(budget.over - 1));
+            return budget;
+        });
+    }
+
+    private static boolean delayed(Cache<String, Budget> budgets, String key, Instant now) {
+        Budget budget = budgets.getIfPresent(key);
+        return budget != null && budget.notBefore != null && now.isBefore(budget.notBefore);
+    }
+
+    private boolean locked(String pair, Instant now) {
+        Instant until = pairLocks.get(pair);
         if (until == null) {
             return false;
         }
         if (now.isBefore(until)) {
             return true;
         }
-        locks.remove(lockKey, until);
+        pairLocks.remove(pair, until);
         return false;
     }
 
@@ -125,7 +289,22 @@ public class LoginThrottle {
         return username == null ? "" : username.strip().toLowerCase(Locale.ROOT);
     }
 
+    private static String pair(String account, String address) {
+        return account + "|" + address;
+    }
+
     private record Backoff(int failures, Instant notBefore) {
+    }
+
+    /** A key's failure budget and, once it is spent, its growing delay (guarded by the cache's compute). */
+    private static final class Budget {
+        final Bucket bucket;
+        volatile int over;
+        volatile Instant notBefore;
+
+        Budget(Bucket bucket) {
+            this.bucket = bucket;
+        }
     }
 
     /** Bucket4j's time source backed by the application's clock (wall-clock based, millisecond precision). */

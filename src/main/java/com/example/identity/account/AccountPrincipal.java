@@ -24,10 +24,17 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
     private final Role rol;
     private final boolean enabled;
     private final boolean passwordChangeRequired;
+    private final boolean credentialsNonExpired;
     private String passwordHash;
 
     public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
             boolean passwordChangeRequired, String passwordHash) {
+        this(id, primerNombre, correo, rol, enabled, passwordChangeRequired, true, passwordHash);
+    }
+
+    private AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
+            boolean passwordChangeRequired, boolean credentialsNonExpired, String passwordHash) {
+        this.credentialsNonExpired = credentialsNonExpired;
         this.id = id;
         this.primerNombre = primerNombre;
         this.correo = correo;
@@ -40,6 +47,13 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
     public static AccountPrincipal of(UserAccount user) {
         return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
                 user.isEnabled(), user.isPasswordChangeRequired(), user.getPasswordHash());
+    }
+
+    /** As loaded for a login at {@code now}: an expired one-time password counts as expired credentials. */
+    static AccountPrincipal forLogin(UserAccount user, java.time.Instant now) {
+        return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
+                user.isEnabled(), user.isPasswordChangeRequired(), !user.oneTimePasswordExpired(now),
+                user.getPasswordHash());
     }
 
     /** Logged in with a one-time password: nothing but changing it is allowed until then. */
@@ -87,6 +101,12 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
     @Override
     public boolean isEnabled() {
         return enabled;
+    }
+
+    /** False for a one-time password past its expiry: the login fails (checked only after the hash). */
+    @Override
+    public boolean isCredentialsNonExpired() {
+        return credentialsNonExpired;
     }
 
     @Override

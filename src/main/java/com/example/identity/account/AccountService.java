@@ -1,6 +1,8 @@
 package com.example.identity.account;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +17,8 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.IdentityProperties;
+import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.ListQuery;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
@@ -35,13 +39,15 @@ public class AccountService {
     private final PasswordEncoder passwordEncoder;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private final Duration oneTimePasswordTtl;
 
     AccountService(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events, IdentityProperties properties) {
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.clock = clock;
         this.events = events;
+        this.oneTimePasswordTtl = properties.oneTimePassword().ttl();
     }
 
     /**
@@ -65,22 +71,62 @@ public class AccountService {
         if (rol == null) {
             throw new InvalidAccountException("rol", "Rol inválido");
         }
-        String password = Secrets.randomUrlSafe(15);
+        String password = oneTimePassword();
         UserAccount account = create(name, email, password, rol);
-        account.requirePasswordChange();
+        account.requirePasswordChange(clock.instant().plus(oneTimePasswordTtl));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_CREATED, describe(account)));
         return new NewAccount(account, password);
     }
 
     /**
-     * A user changes their own password, proving the current one.
+     * An admin gives an account a new one-time password (shown once to the admin, valid for
+     * {@code identity.one-time-password.ttl}); the user must choose their own at the next login, and
+     * every session of the account ends. Not one's own account.
+     *
+     * @return the account and its one-time password; empty when there is no such account or it is the admin's
+     */
+    @Transactional
+    public Optional<NewAccount> resetPassword(Caller admin, long userId) {
+        return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+            String password = oneTimePassword();
+            Instant now = clock.instant();
+            u.resetPassword(passwordEncoder.encode(password), now, now.plus(oneTimePasswordTtl));
+            events.publishEvent(new AccountChanged(userId));
+            events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_RESET, describe(u)));
+            return new NewAccount(u, password);
+        });
+    }
+
+    /** The first administrator, with a password that was logged: it must be changed at the first login. */
+    @Transactional
+    UserAccount createWithLoggedPassword(String primerNombre, String correo, String rawPassword, Role rol) {
+        UserAccount account = create(primerNombre, correo, rawPassword, rol);
+        account.requirePasswordChange(null);
+        return account;
+    }
+
+    private static String oneTimePassword() {
+        return Secrets.randomUrlSafe(15);
+    }
+
+    /** How the audit trail names an account: its id and e-mail, never anything secret. */
+    private static String describe(UserAccount account) {
+        return "usuario #" + account.getId() + " " + account.getCorreo();
+    }
+
+    /**
+     * A user changes their own password, proving the current one. A wrong current password counts as a
+     * failed login ({@link PasswordCheckFailed}); a change ends every other session of the account
+     * ({@link PasswordChanged}), {@code keepSessionId} stays.
      *
      * @return the updated account
      * @throws InvalidAccountException with field {@code actual} or {@code nueva} and the Spanish reason
      */
     @Transactional
-    public UserAccount changePassword(long userId, String current, String chosen) {
+    public UserAccount changePassword(long userId, String current, String chosen, String keepSessionId) {
         UserAccount user = users.findById(userId).orElseThrow(() -> new InvalidAccountException("actual", "Cuenta no encontrada"));
         if (current == null || !passwordEncoder.matches(current, user.getPasswordHash())) {
+            events.publishEvent(new PasswordCheckFailed(user.getCorreo()));
             throw new InvalidAccountException("actual", "La contraseña actual no es correcta");
         }
         if (chosen == null || chosen.length() < MIN_PASSWORD_LENGTH) {
@@ -93,15 +139,24 @@ public class AccountService {
             throw new InvalidAccountException("nueva", "La nueva contraseña debe ser distinta de la actual");
         }
         user.changePasswordHash(passwordEncoder.encode(chosen), clock.instant());
+        events.publishEvent(new PasswordChanged(userId, user.getCorreo(), keepSessionId));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_CHANGED, describe(user)));
         return user;
     }
 
-    /** Changes a role; the user's sessions end so the new role applies at once. */
+    /**
+     * Changes a role; the user's sessions end so the new role applies at once, and a drop to {@code user}
+     * revokes their personal tokens ({@link RoleChanged}, in this transaction).
+     */
     @Transactional
     public boolean changeRole(Caller admin, long userId, Role rol) {
         return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+            Role before = u.getRol();
             u.changeRole(rol, clock.instant());
+            events.publishEvent(new RoleChanged(userId, before, rol));
             events.publishEvent(new AccountChanged(userId));
+            events.publishEvent(new AuditEvent(AuditEvent.Type.ROLE_CHANGED,
+                    describe(u) + ": " + before.value() + " → " + rol.value()));
             return true;
         }).orElse(false);
     }
@@ -112,6 +167,7 @@ public class AccountService {
         return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
             u.disable(clock.instant());
             events.publishEvent(new AccountChanged(userId));
+            events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DISABLED, describe(u)));
             return true;
         }).orElse(false);
     }
@@ -120,6 +176,7 @@ public class AccountService {
     public boolean enable(long userId) {
         return users.findById(userId).map(u -> {
             u.enable(clock.instant());
+            events.publishEvent(new AuditEvent(AuditEvent.Type.USER_ENABLED, describe(u)));
             return true;
         }).orElse(false);
     }

@@ -11,9 +11,11 @@ import org.springframework.transaction.annotation.Transactional;
 class AccountUserDetailsService implements UserDetailsService {
 
     private final UserAccountRepository users;
+    private final java.time.Clock clock;
 
-    AccountUserDetailsService(UserAccountRepository users) {
+    AccountUserDetailsService(UserAccountRepository users, java.time.Clock clock) {
         this.users = users;
+        this.clock = clock;
     }
 
     @Override
@@ -23,7 +25,7 @@ class AccountUserDetailsService implements UserDetailsService {
             throw new UsernameNotFoundException("not found");
         }
         return users.findByCorreo(UserAccount.normalizeEmail(username))
-                .map(AccountPrincipal::of)
+                .map(user -> AccountPrincipal.forLogin(user, clock.instant()))
                 .orElseThrow(() -> new UsernameNotFoundException("not found"));
     }
 }

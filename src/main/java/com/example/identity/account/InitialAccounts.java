@@ -84,13 +84,14 @@ class InitialAccounts implements ApplicationRunner {
         String email = bootstrap.email() == null || bootstrap.email().isBlank() ? "admin@localhost" : bootstrap.email();
         boolean generated = bootstrap.password() == null || bootstrap.password().isEmpty();
         String password = generated ? randomPassword() : bootstrap.password();
-        accounts.create("Admin", email, password, Role.ADMIN);
         if (generated) {
+            accounts.createWithLoggedPassword("Admin", email, password, Role.ADMIN);
             // Printed exactly once, on the start that creates the account; it is never stored in plain text.
-            log.warn("FIRST ADMIN: created {} with the generated password {} - log in and change it; "
+            log.warn("FIRST ADMIN: created {} with the generated password {} - it must be changed at the first login; "
                     + "set IDENTITY_BOOTSTRAP_ADMIN_EMAIL and IDENTITY_BOOTSTRAP_ADMIN_PASSWORD to choose them.",
                     email, password);
         } else {
+            accounts.create("Admin", email, password, Role.ADMIN);
             log.info("FIRST ADMIN: created {} from IDENTITY_BOOTSTRAP_ADMIN_EMAIL/PASSWORD.", email);
         }
     }

@@ -23,13 +23,16 @@ import com.example.identity.common.LocalRedirect;
 /**
  * {@code /cuenta/contrasena}: a logged-in user changes their password, proving the current one. Users
  * who logged in with a one-time password from an admin are sent here first ({@link PasswordChangeGate}).
- * The session continues under a new id, with the refreshed account.
+ * The session continues under a new id, with the refreshed account; every other session of the account
+ * ends. A wrong current password counts as a failed login of the login throttle, which refuses the form
+ * as it refuses the login page.
  */
 @Controller
 class PasswordChangeController {
 
     static final String PATH = "/cuenta/contrasena";
     static final String VIEW = "account/password";
+    static final String THROTTLED = "Demasiados intentos fallidos. Espera unos minutos antes de volver a intentarlo.";
 
     private final AccountService accounts;
     private final SecurityContextRepository sessions = new HttpSessionSecurityContextRepository();
@@ -40,10 +43,15 @@ class PasswordChangeController {
 
     @GetMapping(PATH)
     String form(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String redirect,
-            @RequestParam(required = false) String hecho, Model model) {
+            @RequestParam(required = false) String hecho, @RequestParam(required = false) String bloqueado,
+            Model model) {
         model.addAttribute("required", user.passwordChangeRequired());
         model.addAttribute("redirect", LocalRedirect.orNull(redirect));
         model.addAttribute("done", hecho != null);
+        if (bloqueado != null) {
+            // the login throttle refused the attempt before it reached this controller (abuse/LoginThrottleFilter)
+            model.addAttribute("errors", java.util.Map.of("actual", THROTTLED));
+        }
         return VIEW;
     }
 
@@ -60,7 +68,8 @@ class PasswordChangeController {
             return VIEW;
         }
         try {
-            var updated = AccountPrincipal.of(accounts.changePassword(user.id(), actual, nueva));
+            var updated = AccountPrincipal.of(accounts.changePassword(user.id(), actual, nueva,
+                    request.getSession().getId()));
             updated.eraseCredentials();
             var context = SecurityContextHolder.createEmptyContext();
             context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(updated, null,

@@ -10,6 +10,8 @@ import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.crypto.password.DelegatingPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
+import com.example.identity.IdentityProperties;
+
 /**
  * Passwords are the only secrets that need a slow hash (decisions §3, §4). New hashes are Argon2id at
  * one of OWASP's recommended settings, which OWASP rates as equally strong: 12 MiB of memory, 3
@@ -31,7 +33,15 @@ class PasswordHashingConfig {
     static final int ITERATIONS = 3;
 
     @Bean
-    PasswordEncoder passwordEncoder() {
+    PasswordEncoder passwordEncoder(IdentityProperties properties) {
+        return build(properties.passwordHashing().maxQueued());
+    }
+
+    /**
+     * @param maxQueued hashes allowed to wait; 0: as many as the cores hash in {@link #QUEUE_SECONDS}
+     *     seconds, measured with one hash now
+     */
+    PasswordEncoder build(int maxQueued) {
         PasswordEncoder argon2 = NativeArgon2idPasswordEncoder
                 .load(SALT_LENGTH, HASH_LENGTH, PARALLELISM, MEMORY_KIB, ITERATIONS)
                 .<PasswordEncoder>map(encoder -> encoder)
@@ -41,6 +51,26 @@ class PasswordHashingConfig {
         var delegating = new DelegatingPasswordEncoder("argon2", Map.of(
                 "argon2", argon2,
                 "bcrypt", new BCryptPasswordEncoder()));
-        return new BoundedPasswordEncoder(delegating, Runtime.getRuntime().availableProcessors());
+        int threads = Runtime.getRuntime().availableProcessors();
+        int bound = maxQueued > 0 ? maxQueued : queueFor(argon2, threads);
+        LoggerFactory.getLogger(PasswordHashingConfig.class).info(
+                "Password hashing: {} threads, at most {} waiting (identity.password-hashing.max-queued)", threads, bound);
+        return new BoundedPasswordEncoder(delegating, threads, bound);
+    }
+
+    /** The queue is sized to what the cores hash in this many seconds. */
+    static final int QUEUE_SECONDS = 2;
+
+    /** As many hashes as {@code threads} finish in {@link #QUEUE_SECONDS}, timed on the fastest of three (at least one per thread). */
+    private static int queueFor(PasswordEncoder argon2, int threads) {
+        argon2.encode("warm-up"); // the first hash loads the native library and touches fresh memory
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) { // the fastest of three: the start keeps the cores busy with other work
+            long start = System.nanoTime();
+            argon2.encode("calibration");
+            best = Math.min(best, System.nanoTime() - start);
+        }
+        long millis = Math.max(1, best / 1_000_000);
+        return (int) Math.max(threads, Math.min(10_000, threads * QUEUE_SECONDS * 1000L / millis));
     }
 }

@@ -37,6 +37,10 @@ public class UserAccount {
     @Column(name = "password_change_required", nullable = false)
     private boolean passwordChangeRequired;
 
+    /** When the one-time password set by an admin stops working; null when the user chose the password. */
+    @Column(name = "one_time_password_expires_at")
+    private Instant oneTimePasswordExpiresAt;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -101,12 +105,33 @@ public class UserAccount {
     public void changePasswordHash(String newHash, Instant now) {
         this.passwordHash = newHash;
         this.passwordChangeRequired = false;
+        this.oneTimePasswordExpiresAt = null;
         this.updatedAt = now;
     }
 
-    /** The password was set by someone else (an admin) and must be changed at the next login. */
-    void requirePasswordChange() {
+    /**
+     * The password was set by someone else and must be changed at the next login; it stops working at
+     * {@code expiresAt} (null: it does not expire, as for the first administrator's).
+     */
+    void requirePasswordChange(Instant expiresAt) {
         this.passwordChangeRequired = true;
+        this.oneTimePasswordExpiresAt = expiresAt;
+    }
+
+    /** An admin set a new one-time password. */
+    void resetPassword(String newHash, Instant now, Instant expiresAt) {
+        this.passwordHash = newHash;
+        this.updatedAt = now;
+        requirePasswordChange(expiresAt);
+    }
+
+    public Instant getOneTimePasswordExpiresAt() {
+        return oneTimePasswordExpiresAt;
+    }
+
+    /** Whether the password is a one-time password whose time is up at {@code now}. */
+    public boolean oneTimePasswordExpired(Instant now) {
+        return passwordChangeRequired && oneTimePasswordExpiresAt != null && !now.isBefore(oneTimePasswordExpiresAt);
     }
 
     public void changeRole(Role newRole, Instant now) {

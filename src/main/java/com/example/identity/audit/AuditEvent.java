@@ -16,22 +16,42 @@ public record AuditEvent(Type type, String subject, String actor) {
      * people sometimes type their password in the e-mail field, and a password must never reach the trail.
      */
     public static String attemptedAccount(String username) {
-        return username != null && username.length() <= 254 && username.matches("[^@\\s]+@[^@\\s]+")
-                ? username.strip() : "(no es un correo)";
+        String typed = username == null ? "" : username.strip();
+        return typed.length() <= 254 && PLAUSIBLE_EMAIL.matcher(typed).matches()
+                ? typed.toLowerCase(java.util.Locale.ROOT) : NOT_AN_EMAIL;
     }
+
+    /** What the trail shows instead of text typed in the e-mail field that is not a plausible address. */
+    public static final String NOT_AN_EMAIL = "(no es un correo)";
+
+    /**
+     * A plausible address: a local part of the usual characters, a host name of letters, digits and
+     * hyphens with a dot, a top-level domain of letters (or {@code localhost}, the first admin's default). A password with an {@code @} in it rarely fits.
+     */
+    private static final java.util.regex.Pattern PLAUSIBLE_EMAIL = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9._%+'-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|[A-Za-z0-9._%+'-]{1,64}@localhost");
 
     /** The events of the trail, with the Spanish label the admin page shows. */
     public enum Type {
         LOGIN_SUCCEEDED("Inicio de sesión"),
         LOGIN_FAILED("Inicio de sesión fallido"),
         LOGIN_LOCKED("Inicio de sesión bloqueado"),
+        LOGIN_REFUSED("Intentos rechazados por bloqueo o espera"),
         TOKEN_CREATED("Token creado"),
         TOKEN_REVOKED("Token revocado"),
         CLIENT_CREATED("Aplicación creada"),
         CLIENT_SECRET_ROTATED("Secreto rotado"),
         CLIENT_REVOKED("Aplicación revocada"),
         CODE_REUSE_DETECTED("Reutilización de código detectada"),
+        USER_CREATED("Usuario creado"),
+        ROLE_CHANGED("Rol cambiado"),
+        USER_DISABLED("Cuenta desactivada"),
+        USER_ENABLED("Cuenta activada"),
+        PASSWORD_RESET("Contraseña restablecida por un admin"),
+        PASSWORD_CHANGED("Contraseña cambiada"),
+        CLIENT_REVOKED_BY_ADMIN("Aplicación revocada por un admin"),
         SIGNING_KEY_ROTATED("Clave de firma rotada");
+
 
         private final String label;
 

@@ -13,7 +13,6 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
-import com.example.identity.account.AccountPrincipal;
 
 /**
  * Writes every {@link AuditEvent} once the work that caused it has committed, with the actor (the
@@ -39,6 +38,12 @@ public class AuditTrail {
                 currentAddress(), event.subject()));
     }
 
+    /** Deletes the rows that occurred before {@code cutoff} (the retention job); returns how many. */
+    @Transactional
+    public int purgeBefore(java.time.Instant cutoff) {
+        return records.deleteOlderThan(cutoff);
+    }
+
     /** Newest first. */
     @Transactional(readOnly = true)
     public Page<AuditRecord> page(int page) {
@@ -50,9 +55,7 @@ public class AuditTrail {
         if (auth == null || !auth.isAuthenticated()) {
             return null;
         }
-        if (auth.getPrincipal() instanceof AccountPrincipal user) {
-            return user.correo();
-        }
+        // for a logged-in account the name is its e-mail (AccountPrincipal.getUsername)
         String name = auth.getName();
         return "anonymousUser".equals(name) ? null : name;
     }

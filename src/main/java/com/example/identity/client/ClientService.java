@@ -106,10 +106,19 @@ public class ClientService {
         return visible(caller, clientId).flatMap(c -> rotateSecret(c.getClientId()));
     }
 
-    /** Revokes an application {@code caller} may change; false when unknown or not theirs. */
+    /**
+     * Revokes an application {@code caller} may change; false when unknown or not theirs. An admin revoking
+     * someone else's application leaves an audit line of its own, naming the owner.
+     */
     @Transactional
     public boolean revokeAs(Caller caller, String clientId) {
-        return visible(caller, clientId).map(c -> revoke(c.getClientId())).orElse(false);
+        return visible(caller, clientId).map(c -> {
+            if (caller.admin() && c.getOwnerId() != caller.userId() && !c.isRevoked()) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_REVOKED_BY_ADMIN,
+                        "aplicación " + c.getClientId() + " de usuario #" + c.getOwnerId()));
+            }
+            return revoke(c.getClientId());
+        }).orElse(false);
     }
 
     private Optional<OAuthClient> visible(Caller caller, String clientId) {

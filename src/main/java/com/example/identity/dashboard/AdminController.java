@@ -160,8 +160,7 @@ class AdminController {
             RedirectAttributes redirect) {
         try {
             var created = accounts.createWithTemporaryPassword(primerNombre, correo, role(rol));
-            redirect.addFlashAttribute("newUser", created.account().getCorreo());
-            redirect.addFlashAttribute("temporaryPassword", created.temporaryPassword());
+            showOnce(created, redirect);
         }
         catch (AccountService.InvalidAccountException e) {
             redirect.addFlashAttribute("userError", e.getMessage());
@@ -188,6 +187,27 @@ class AdminController {
         redirect.addFlashAttribute("notice", done ? "Cuenta desactivada: sus sesiones se han cerrado y sus tokens ya no valen."
                 : "No se pudo desactivar esa cuenta (no puedes desactivar la tuya).");
         return "redirect:" + PAGE + "#users";
+    }
+
+    /** A new one-time password for someone who lost theirs (not one's own): shown once, their sessions end. */
+    @PostMapping("/dashboard/admin/users/reset-password")
+    String resetPassword(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id,
+            RedirectAttributes redirect) {
+        accounts.resetPassword(Caller.of(admin), id).ifPresentOrElse(reset -> {
+            showOnce(reset, redirect);
+            redirect.addFlashAttribute("reset", true);
+        }, () -> redirect.addFlashAttribute("notice", "No se pudo restablecer esa contraseña (no puedes restablecer la tuya)."));
+        return "redirect:" + PAGE + "#users";
+    }
+
+    private static final java.time.format.DateTimeFormatter EXPIRY = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(java.time.ZoneOffset.UTC);
+
+    private static void showOnce(AccountService.NewAccount account, RedirectAttributes redirect) {
+        redirect.addFlashAttribute("newUser", account.account().getCorreo());
+        redirect.addFlashAttribute("temporaryPassword", account.temporaryPassword());
+        redirect.addFlashAttribute("temporaryPasswordExpiry",
+                EXPIRY.format(account.account().getOneTimePasswordExpiresAt()));
     }
 
     @PostMapping("/dashboard/admin/users/enable")

@@ -6,9 +6,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.authentication.AuthenticationFailureHandler;
 
+import com.example.identity.account.PasswordHashingBusy;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.common.LocalRedirect;
@@ -30,9 +32,18 @@ public class LoginFailureHandler implements AuthenticationFailureHandler {
     @Override
     public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
             AuthenticationException exception) throws IOException {
-        throttle.recordFailure(request.getParameter("username"), request.getRemoteAddr());
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null,
-                AuditEvent.attemptedAccount(request.getParameter("username"))));
+        if (PasswordHashingBusy.isCauseOf(exception)) {
+            // not a wrong password: nothing is counted; the error page says "try again in a few seconds"
+            response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(PasswordHashingBusy.RETRY_AFTER_SECONDS));
+            response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            return;
+        }
+        String actor = AuditEvent.attemptedAccount(request.getParameter("username"));
+        boolean locked = throttle.recordFailure(request.getParameter("username"), LoginThrottle.addressOf(request));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null, actor));
+        if (locked) {
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, actor));
+        }
         response.sendRedirect(request.getContextPath()
                 + LocalRedirect.pageWithRedirect("/login/", "error", request.getParameter("redirect")));
     }

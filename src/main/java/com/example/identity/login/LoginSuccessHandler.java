@@ -34,7 +34,7 @@ public class LoginSuccessHandler implements AuthenticationSuccessHandler {
     @Override
     public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
             Authentication authentication) throws IOException {
-        throttle.recordSuccess(request.getParameter("username"));
+        throttle.recordSuccess(request.getParameter("username"), LoginThrottle.addressOf(request));
         events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, authentication.getName()));
         String target = LocalRedirect.orNull(request.getParameter("redirect"));
         if (target == null) {

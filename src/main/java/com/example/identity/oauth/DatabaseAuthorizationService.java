@@ -2,16 +2,12 @@ package com.example.identity.oauth;
 
 import java.security.Principal;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
@@ -32,14 +28,14 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
-import com.example.identity.common.ClusterLock;
 import com.example.identity.crypto.Secrets;
 
 /**
  * Spring Authorization Server's authorizations, in the {@code oauth_authorizations} table of H2 or
  * PostgreSQL. Unlike the stock JDBC service it never stores a code in plain text: only its SHA-256 digest,
  * and only the fields the flow needs, in typed columns (no serialized objects). The used marker stays
- * after use, so a second use is recognised; rows are purged a day after their code expired.
+ * after use, so a second use is recognised; rows are purged {@code identity.retention.codes} (a day) after
+ * their code expired, by {@link ExpiredAuthorizations} from the retention job.
  *
  * <p>Access tokens are not kept here: they are API tokens of the token service, linked to the
  * authorization by its id.
@@ -47,20 +43,15 @@ import com.example.identity.crypto.Secrets;
 @Component
 class DatabaseAuthorizationService implements OAuth2AuthorizationService {
 
-    private static final Logger log = LoggerFactory.getLogger(DatabaseAuthorizationService.class);
     static final String AUTH_TIME = "auth_time";
-    /** How long a used or expired code is remembered, so that late replays are still recognised. */
-    static final Duration RETENTION = Duration.ofDays(1);
 
     private final AuthorizationRecordRepository records;
     private final RegisteredClientRepository clients;
     private final AccountService accounts;
     private final Clock clock;
-    private final ClusterLock locks;
 
     DatabaseAuthorizationService(AuthorizationRecordRepository records, RegisteredClientRepository clients,
-            AccountService accounts, Clock clock, ClusterLock locks) {
-        this.locks = locks;
+            AccountService accounts, Clock clock) {
         this.records = records;
         this.clients = clients;
         this.accounts = accounts;
@@ -178,16 +169,5 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
             }
         }
         return clock.instant();
-    }
-
-    /** Forgets codes a day after they expired; on one instance at a time ({@link ClusterLock#runIfFree}). */
-    @Scheduled(fixedDelayString = "PT1H", initialDelayString = "PT5M")
-    public void purgeExpired() {
-        locks.runIfFree("purge-authorizations", () -> {
-            int removed = records.deleteExpiredBefore(clock.instant().minus(RETENTION));
-            if (removed > 0) {
-                log.info("Purged {} expired authorizations", removed);
-            }
-        });
     }
 }

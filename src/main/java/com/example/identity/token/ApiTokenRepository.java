@@ -70,6 +70,15 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     @Query("update ApiToken t set t.revokedAt = :now where t.clientId = :clientId and t.revokedAt is null")
     int revokeByClient(@Param("clientId") String clientId, @Param("now") Instant now);
 
+    @Modifying
+    @Query("update ApiToken t set t.revokedAt = :now where t.userId = :userId and t.kind = :kind and t.revokedAt is null")
+    int revokeKindByUser(@Param("userId") long userId, @Param("kind") TokenKind kind, @Param("now") Instant now);
+
+    /** Tokens revoked, or expired, before {@code cutoff}: they can do nothing more. */
+    @Modifying
+    @Query("delete from ApiToken t where t.revokedAt < :cutoff or t.expiresAt < :cutoff")
+    int deleteEndedBefore(@Param("cutoff") Instant cutoff);
+
     /** Records a use at most once per {@code cutoff} window: no write when the stored time is recent. */
     @Transactional
     @Modifying

@@ -20,6 +20,8 @@ import org.springframework.data.domain.Slice;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
+import com.example.identity.account.RoleChanged;
+import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.common.ListQuery;
 import com.example.identity.audit.AuditEvent;
@@ -248,6 +250,23 @@ public class ApiTokenService {
         evict("user=" + event.userId());
     }
 
+    /**
+     * Dropped from {@code developer_api} or {@code admin} to {@code user}: their personal tokens are revoked
+     * in the role change's transaction (specification §2.2 ties them to those roles). Tokens issued to OAuth
+     * applications for their logins stay: those belong to the applications.
+     */
+    @EventListener
+    void onRoleChanged(RoleChanged event) {
+        if (event.demotedToUser()) {
+            evict("user=" + event.userId()); // every cached token of theirs is looked up again
+            int revoked = tokens.revokeKindByUser(event.userId(), TokenKind.PERSONAL, clock.instant());
+            if (revoked > 0) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED,
+                        revoked + " tokens personales de usuario #" + event.userId() + " (ya no es desarrollador)"));
+            }
+        }
+    }
+
     /** The tokens {@code caller} may see: their own, or every token for an admin; newest first. */
     @Transactional(readOnly = true)
     public List<ApiToken> visibleTo(Caller caller) {
@@ -306,6 +325,15 @@ public class ApiTokenService {
     public int revokeByClient(String clientId) {
         evict("client=" + clientId);
         return tokens.revokeByClient(clientId, clock.instant());
+    }
+
+    /**
+     * Deletes tokens revoked or expired before {@code cutoff} (the retention job); returns how many. Only
+     * tokens that can no longer authenticate anyone, so no cache needs evicting.
+     */
+    @Transactional
+    public int purgeEndedBefore(Instant cutoff) {
+        return tokens.deleteEndedBefore(cutoff);
     }
 
     /** Newest first. */

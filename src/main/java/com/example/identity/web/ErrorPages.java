@@ -45,19 +45,20 @@ class ErrorPages implements ErrorController {
         HttpStatus status = status(request);
         String path = String.valueOf(request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI));
         String requestId = RequestId.of(request);
-        if (status.is5xxServerError()) {
+        boolean internal = status.is5xxServerError() && status != HttpStatus.SERVICE_UNAVAILABLE;
+        if (internal) {
             Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
             log.error("Request failed with {} (request id {})", status.value(), requestId,
                     failure instanceof Throwable t ? t : null);
         }
         String message = message(status);
         if (path.startsWith("/api/")) {
-            return json(status, status.is5xxServerError()
+            return json(status, internal
                     ? Map.of("ok", false, "error", message, "detail", detail(requestId))
                     : Map.of("ok", false, "error", message));
         }
         if (isOAuthJson(path)) {
-            return json(status, status.is5xxServerError()
+            return json(status, internal
                     ? Map.of("error", message, "detail", detail(requestId))
                     : Map.of("error", message));
         }
@@ -65,7 +66,7 @@ class ErrorPages implements ErrorController {
                 : status == HttpStatus.NOT_FOUND ? "error/404" : "error", status);
         page.addObject("status", status.value());
         page.addObject("message", message);
-        page.addObject("requestId", status.is5xxServerError() ? requestId : null);
+        page.addObject("requestId", internal ? requestId : null);
         return page;
     }
 
@@ -110,6 +111,9 @@ class ErrorPages implements ErrorController {
         }
     }
 
+    /** 503: only ever answered when too many password hashes wait (account/PasswordHashingBusy). */
+    static final String BUSY = "Hay demasiados inicios de sesión a la vez. Inténtalo de nuevo en unos segundos.";
+
     static String detail(String requestId) {
         return "Fallo interno al procesar la solicitud; id de solicitud " + requestId;
     }
@@ -133,6 +137,7 @@ class ErrorPages implements ErrorController {
             case UNSUPPORTED_MEDIA_TYPE -> "Tipo de contenido no admitido";
             case TOO_MANY_REQUESTS -> "Demasiadas solicitudes, inténtalo más tarde";
             case REQUEST_HEADER_FIELDS_TOO_LARGE -> "Cabeceras demasiado grandes";
+            case SERVICE_UNAVAILABLE -> BUSY;
             default -> status.is5xxServerError() ? "Error interno en el servidor" : "Solicitud inválida";
         };
     }

@@ -7,16 +7,20 @@ import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.Session;
 import org.springframework.session.security.SpringSessionBackedSessionRegistry;
+import org.springframework.transaction.event.TransactionalEventListener;
 
 import com.example.identity.account.AccountChanged;
 import com.example.identity.account.AccountService;
+import com.example.identity.account.PasswordChanged;
 import com.example.identity.common.AfterCommit;
 
 /**
  * Login sessions live in the database (Spring Session JDBC, tables of migration V14), so any instance
  * serves any session and ending one holds on every instance (decisions §13). Spring Security's
  * {@link SessionRegistry} is a view of the same store ({@link SpringSessionBackedSessionRegistry}: it
- * finds a user's sessions by the principal-name index, and cannot list every principal).
+ * finds a user's sessions by the principal-name index, and cannot list every principal). Disabling an
+ * account, changing its role or resetting its password ends every session of that user; a password
+ * change every other session of theirs.
  */
 @Configuration(proxyBeanMethods = false)
 class SessionConfig {
@@ -51,7 +55,19 @@ class SessionConfig {
         @EventListener
         void onAccountChanged(AccountChanged event) {
             accounts.findById(event.userId()).ifPresent(account -> AfterCommit.nowAndAfterCompletion(
-                    () -> sessions.findByPrincipalName(account.getCorreo()).keySet().forEach(sessions::deleteById)));
+                    () -> end(account.getCorreo(), null)));
+        }
+
+        /** A new password: every other session of the account ends, the one that changed it stays. */
+        @TransactionalEventListener(fallbackExecution = true)
+        void onPasswordChanged(PasswordChanged event) {
+            end(event.correo(), event.keepSessionId());
+        }
+
+        private void end(String correo, String keepSessionId) {
+            sessions.findByPrincipalName(correo).keySet().stream()
+                    .filter(id -> !id.equals(keepSessionId))
+                    .forEach(sessions::deleteById);
         }
     }
 }

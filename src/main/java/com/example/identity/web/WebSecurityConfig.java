@@ -5,6 +5,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
@@ -17,6 +19,7 @@ import com.example.identity.login.LoginSuccessHandler;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordChangeGate;
+import com.example.identity.account.PasswordLogin;
 
 /**
  * The last chain, matches everything the others do not: the pages people use in a browser
@@ -29,8 +32,9 @@ class WebSecurityConfig {
     @Bean
     @Order(4)
     SecurityFilterChain webSecurityFilterChain(HttpSecurity http, LoginThrottle throttle,
-            ApplicationEventPublisher events) throws Exception {
+            ApplicationEventPublisher events, UserDetailsService users, PasswordEncoder passwordEncoder) throws Exception {
         http
+            .authenticationManager(PasswordLogin.manager(users, passwordEncoder))
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
                 .requestMatchers("/dashboard/admin/**", "/dashboard/admin.php").hasAuthority(Role.ADMIN.authority().getAuthority())
@@ -52,7 +56,7 @@ class WebSecurityConfig {
             // Sessions live in the database (SessionConfig): an ended session is deleted there, so no
             // per-request registry check (ConcurrentSessionFilter) is needed to refuse it on any instance.
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
-            .addFilterBefore(new LoginThrottleFilter(throttle, events), UsernamePasswordAuthenticationFilter.class)
+            .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(

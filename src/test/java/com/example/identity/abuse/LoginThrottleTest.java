@@ -6,32 +6,62 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.audit.AuditEvent;
 
+/**
+ * The login throttle with the shipped defaults (5 failures of a pair in 15 minutes lock the pair; an
+ * account has 100 failures a day, an address 100 in 15 minutes, before growing delays from 1 s to 15
+ * minutes; known addresses are exempt from those delays), on a clock the test moves.
+ */
 class LoginThrottleTest {
 
     MutableClock clock = new MutableClock();
+    List<Object> events = new ArrayList<>();
 
-    LoginThrottle throttle(int perAccount, int perAddress, Duration delayBase) {
-        var properties = new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
+    /** The shipped defaults of {@code identity.login.*}. */
+    static IdentityProperties.Login shippedLogin() {
+        return new IdentityProperties.Login(5, 100, 100, Duration.ofMinutes(15), Duration.ofSeconds(1),
+                Duration.ofMinutes(15), Duration.ofHours(24), Duration.ofMinutes(15), Duration.ofDays(30));
+    }
+
+    static IdentityProperties properties(IdentityProperties.Login login) {
+        return new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
                 new IdentityProperties.AccessToken(Duration.ofHours(1)), new IdentityProperties.SigningKey(null), null,
-                new IdentityProperties.BootstrapAdmin(null, null),
-                new IdentityProperties.Login(perAccount, perAddress, Duration.ofMinutes(15), delayBase),
-                new IdentityProperties.RateLimit(true, 200, 600, 5000), java.util.List.of());
-        return new LoginThrottle(properties, clock);
+                new IdentityProperties.BootstrapAdmin(null, null), login,
+                new IdentityProperties.RateLimit(true, 200, 600, 5000), java.util.List.of(),
+                new IdentityProperties.OneTimePassword(Duration.ofDays(7)),
+                new IdentityProperties.Retention(Duration.ofDays(365), Duration.ofDays(30), Duration.ofDays(1)),
+                new IdentityProperties.PasswordHashing(0));
+    }
+
+    LoginThrottle shipped() {
+        return new LoginThrottle(properties(shippedLogin()), clock, events::add);
+    }
+
+    /** The shipped defaults without the growing delays, to count locks alone. */
+    LoginThrottle withoutDelays() {
+        var d = shippedLogin();
+        return new LoginThrottle(properties(new IdentityProperties.Login(d.maxFailuresPerPair(), d.maxFailuresPerAccount(),
+                d.maxFailuresPerAddress(), d.lockDuration(), Duration.ZERO, d.maxDelay(), d.accountWindow(),
+                d.addressWindow(), d.knownAddressTtl())), clock, events::add);
     }
 
     @Test
-    void delaysGrowFromTheSecondFailure() {
-        var throttle = throttle(100, 100, Duration.ofSeconds(1));
+    void pairDelaysGrowFromTheSecondFailureAndSlowOnlyThatPair() {
+        var throttle = shipped();
         throttle.recordFailure("a@example.com", "10.0.0.1");
         assertThat(throttle.isBlocked("a@example.com", "10.0.0.1")).isFalse();
 
         throttle.recordFailure("a@example.com", "10.0.0.1");
-        assertThat(throttle.isBlocked("A@Example.com ", "10.0.0.2")).as("1 s after the 2nd failure").isTrue();
+        assertThat(throttle.isBlocked("A@Example.com ", "10.0.0.1")).as("1 s after the 2nd failure").isTrue();
+        assertThat(throttle.isBlocked("a@example.com", "10.0.0.2")).as("the owner elsewhere is not slowed").isFalse();
+        assertThat(throttle.isBlocked("b@example.com", "10.0.0.1")).as("others on that address are not slowed").isFalse();
         clock.advance(Duration.ofMillis(1001));
         assertThat(throttle.isBlocked("a@example.com", "10.0.0.1")).isFalse();
 
@@ -40,39 +70,33 @@ class LoginThrottleTest {
         assertThat(throttle.isBlocked("a@example.com", "10.0.0.1")).as("2 s after the 3rd").isTrue();
         clock.advance(Duration.ofMillis(600));
         assertThat(throttle.isBlocked("a@example.com", "10.0.0.1")).isFalse();
-        assertThat(throttle.isBlocked("b@example.com", "10.0.0.1")).as("other accounts are not slowed").isFalse();
     }
 
     @Test
-    void accountLocksAfterMaxFailuresAndSuccessForgives() {
-        var throttle = throttle(3, 100, Duration.ZERO);
-        throttle.recordFailure("c@example.com", "10.0.0.1");
-        throttle.recordFailure("c@example.com", "10.0.0.2");
-        assertThat(throttle.isBlocked("c@example.com", "10.0.0.3")).isFalse();
-        throttle.recordFailure("c@example.com", "10.0.0.3");
-        assertThat(throttle.isBlocked("c@example.com", "10.0.0.9")).isTrue();
-
-        throttle.recordSuccess("c@example.com");
-        assertThat(throttle.isBlocked("c@example.com", "10.0.0.9")).isFalse();
-    }
-
-    @Test
-    void addressLocksAfterMaxFailuresWhateverTheAccounts() {
-        var throttle = throttle(100, 4, Duration.ZERO);
+    void fiveFailuresLockThePairOnlyAndSuccessForgivesIt() {
+        var throttle = withoutDelays();
         for (int i = 0; i < 4; i++) {
-            throttle.recordFailure("user" + i + "@example.com", "10.9.9.9");
+            assertThat(throttle.recordFailure("c@example.com", "10.0.0.1")).isFalse();
         }
-        assertThat(throttle.isBlocked("someone-else@example.com", "10.9.9.9")).isTrue();
-        assertThat(throttle.isBlocked("someone-else@example.com", "10.9.9.8")).isFalse();
+        assertThat(throttle.isBlocked("c@example.com", "10.0.0.1")).isFalse();
+        assertThat(throttle.recordFailure("c@example.com", "10.0.0.1")).as("the 5th failure locks").isTrue();
+        assertThat(throttle.isBlocked("c@example.com", "10.0.0.1")).isTrue();
+        assertThat(throttle.isBlocked("c@example.com", "10.0.0.2")).as("the account from another address").isFalse();
+        assertThat(throttle.isBlocked("other@example.com", "10.0.0.1")).as("another account from that address")
+                .isFalse();
+
+        throttle.recordSuccess("c@example.com", "10.0.0.1");
+        assertThat(throttle.isBlocked("c@example.com", "10.0.0.1")).isFalse();
     }
 
     @Test
-    void aLockLastsTheWholeLockDurationFromTheFailureThatCausedIt() {
-        var throttle = throttle(3, 100, Duration.ZERO);
+    void aPairLockLastsTheWholeLockDurationFromTheFailureThatCausedIt() {
+        var throttle = withoutDelays();
         throttle.recordFailure("d@example.com", "10.0.0.1");
         clock.advance(Duration.ofMinutes(14));
-        throttle.recordFailure("d@example.com", "10.0.0.1");
-        throttle.recordFailure("d@example.com", "10.0.0.1");
+        for (int i = 0; i < 4; i++) {
+            throttle.recordFailure("d@example.com", "10.0.0.1");
+        }
         assertThat(throttle.isBlocked("d@example.com", "10.0.0.1")).isTrue();
 
         clock.advance(Duration.ofMinutes(2));
@@ -86,32 +110,155 @@ class LoginThrottleTest {
     }
 
     @Test
-    void failuresOutsideTheWindowAreForgotten() {
-        var throttle = throttle(100, 3, Duration.ZERO);
-        throttle.recordFailure("e1@example.com", "10.7.7.7");
-        throttle.recordFailure("e2@example.com", "10.7.7.7");
-        clock.advance(Duration.ofMinutes(16));
-        throttle.recordFailure("e3@example.com", "10.7.7.7");
-        assertThat(throttle.isBlocked("e4@example.com", "10.7.7.7")).isFalse();
+    void manyFailuresOnDifferentAccountsFromOneAddressDoNotStopAnotherAccountThere() {
+        var throttle = shipped();
+        for (int i = 0; i < 99; i++) {
+            throttle.recordFailure("player" + i + "@example.com", "100.64.0.1");
+        }
+        assertThat(throttle.isBlocked("someone-else@example.com", "100.64.0.1"))
+                .as("99 failures of 99 players behind one carrier-grade NAT").isFalse();
+        throttle.recordFailure("player99@example.com", "100.64.0.1");
+        assertThat(throttle.isBlocked("someone-else@example.com", "100.64.0.1")).as("the 100th").isFalse();
     }
 
     @Test
-    void aFloodOfNewKeysDoesNotGiveAnAccountUnderAttackItsFailuresBack() {
-        var throttle = throttle(10, 1_000_000, Duration.ZERO);
+    void pastTheAddressBudgetDelaysGrowForNewcomersButNotForKnownPairs() {
+        var throttle = shipped();
+        throttle.recordSuccess("regular@example.com", "100.64.0.1");
+        for (int i = 0; i < 101; i++) {
+            throttle.recordFailure("spray" + i + "@example.com", "100.64.0.1");
+        }
+        assertThat(throttle.isBlocked("newcomer@example.com", "100.64.0.1")).as("101st failure: 1 s").isTrue();
+        assertThat(throttle.isBlocked("regular@example.com", "100.64.0.1")).as("a known address of the account")
+                .isFalse();
+        assertThat(throttle.isBlocked("newcomer@example.com", "100.64.0.2")).isFalse();
+        clock.advance(Duration.ofMillis(1001));
+        assertThat(throttle.isBlocked("newcomer@example.com", "100.64.0.1")).isFalse();
+        throttle.recordFailure("spray-more@example.com", "100.64.0.1");
+        clock.advance(Duration.ofMillis(1500));
+        assertThat(throttle.isBlocked("newcomer@example.com", "100.64.0.1")).as("2 s after the 102nd").isTrue();
+        clock.advance(Duration.ofMillis(600));
+        assertThat(throttle.isBlocked("newcomer@example.com", "100.64.0.1")).isFalse();
+    }
+
+    @Test
+    void strangersOnAKnownEmailFromOtherAddressesNeverStopTheOwnerFromTheirAddress() {
+        var throttle = shipped();
+        throttle.recordSuccess("owner@example.com", "198.51.100.7");
+        // 60 addresses, 5 failures each, as fast as the pair delays allow: 300 failures, three times the budget
+        for (int a = 0; a < 60; a++) {
+            for (int i = 0; i < 5; i++) {
+                clock.advance(Duration.ofSeconds(10));
+                throttle.recordFailure("owner@example.com", "203.0.113." + a);
+            }
+        }
+        assertThat(throttle.isBlocked("owner@example.com", "198.51.100.7")).as("the owner's known address").isFalse();
+        assertThat(throttle.isBlocked("owner@example.com", "192.0.2.1")).as("a new address of the account is delayed")
+                .isTrue();
+        clock.advance(Duration.ofMinutes(15));
+        assertThat(throttle.isBlocked("owner@example.com", "192.0.2.1")).as("for at most max-delay").isFalse();
+    }
+
+    @Test
+    void aKnownAddressIsKnownFor30DaysAfterItsLastSuccessNotAfterItsLastLookup() {
+        var throttle = shipped();
+        throttle.recordSuccess("owner3@example.com", "198.51.100.9");
+        clock.advance(Duration.ofDays(29));
+        burst(throttle, "owner3@example.com", "203.0.113.", 110);
+        assertThat(throttle.isBlocked("owner3@example.com", "192.0.2.9")).as("past the budget").isTrue();
+        assertThat(throttle.isBlocked("owner3@example.com", "198.51.100.9")).as("known, day 29").isFalse();
+
+        clock.advance(Duration.ofDays(1).plusMinutes(1));
+        burst(throttle, "owner3@example.com", "203.0.114.", 110);
+        assertThat(throttle.isBlocked("owner3@example.com", "198.51.100.9")).as("30 days after the last success")
+                .isTrue();
+    }
+
+    /** {@code count} failures on {@code email}, each from a fresh address, 10 s apart. */
+    private void burst(LoginThrottle throttle, String email, String prefix, int count) {
+        for (int i = 0; i < count; i++) {
+            clock.advance(Duration.ofSeconds(10));
+            throttle.recordFailure(email, prefix + i);
+        }
+    }
+
+    @Test
+    void strangersWithinTheAccountBudgetDoNotSlowTheOwnerAnywhere() {
+        var throttle = shipped();
+        for (int a = 0; a < 20; a++) {
+            for (int i = 0; i < 5; i++) {
+                clock.advance(Duration.ofSeconds(10));
+                throttle.recordFailure("owner2@example.com", "203.0.113." + a);
+            }
+        }
+        assertThat(throttle.isBlocked("owner2@example.com", "198.51.100.8")).as("100 failures from 20 addresses")
+                .isFalse();
+    }
+
+    @Test
+    void aSteadyDistributedGuesserGetsTheBudgetsRefillPlusOneGuessPerMaxDelay() {
+        var throttle = shipped();
+        int[] address = { 0 };
+        int firstDay = guessFor(throttle, Duration.ofDays(1), address);
+        int secondDay = guessFor(throttle, Duration.ofDays(1), address);
+        // day one: the budget of 100 at once, the delays' ramp (1 s ... 512 s: 10), about 100 refilled,
+        // and one per 15 minutes (96); then the refill and one per 15 minutes: under 200 a day
+        assertThat(firstDay).as("guesses at one account on the first day").isBetween(290, 310);
+        assertThat(secondDay).as("guesses at one account on each later day").isBetween(185, 200);
+    }
+
+    /** Guesses one account from a fresh address each time (no pair limit ever bites), once a second when allowed. */
+    private int guessFor(LoginThrottle throttle, Duration period, int[] address) {
+        int guesses = 0;
+        Instant end = clock.instant().plus(period);
+        while (clock.instant().isBefore(end)) {
+            String from = "203." + (address[0] >> 16) + "." + ((address[0] >> 8) & 255) + "." + (address[0] & 255);
+            if (!throttle.isBlocked("target@example.com", from)) {
+                throttle.recordFailure("target@example.com", from);
+                guesses++;
+                address[0]++;
+            }
+            clock.advance(Duration.ofSeconds(1));
+        }
+        return guesses;
+    }
+
+    @Test
+    void refusalsAreCountedAndWrittenAsOneAuditRowPerAccount() {
+        var throttle = withoutDelays();
+        for (int i = 0; i < 5; i++) {
+            throttle.recordFailure("e@example.com", "10.0.0.1");
+        }
+        for (int i = 0; i < 7; i++) {
+            assertThat(throttle.refuse("e@example.com", "10.0.0.1")).isTrue();
+        }
+        assertThat(throttle.refuse("e@example.com", "10.0.0.2")).isFalse();
+        events.clear();
+        throttle.flushRefused();
+        assertThat(events).containsExactly(new AuditEvent(AuditEvent.Type.LOGIN_REFUSED, "7 intentos rechazados",
+                "e@example.com"));
+        events.clear();
+        throttle.flushRefused();
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aFloodOfNewKeysDoesNotGiveAPairUnderAttackItsFailuresBack() {
+        var throttle = withoutDelays();
         throttle.recordFailure("victim@example.com", "10.0.0.1");
 
-        // More distinct e-mail and source addresses than the maps hold, with a failure of the account
-        // under attack now and then (8 in all). The old bound emptied the maps at 100,000 keys.
+        // More distinct e-mail and source addresses than the maps hold, with a failure of the pair under
+        // attack now and then (4 in all). The old bound emptied the maps at 100,000 keys.
         for (int i = 0; i < 120_000; i++) {
             throttle.recordFailure("flood" + i + "@example.com", "10.1." + (i >> 8) + "." + (i & 255));
-            if (i % 15_000 == 14_999) {
+            if (i % 40_000 == 39_999) {
                 throttle.recordFailure("victim@example.com", "10.0.0.1");
             }
         }
-        assertThat(throttle.isBlocked("victim@example.com", "10.0.0.1")).as("9 failures").isFalse();
+        assertThat(throttle.isBlocked("victim@example.com", "10.0.0.1")).as("4 failures").isFalse();
 
-        throttle.recordFailure("victim@example.com", "10.0.0.2");
-        assertThat(throttle.isBlocked("victim@example.com", "10.0.0.3")).as("the 10th failure locks").isTrue();
+        throttle.recordFailure("victim@example.com", "10.0.0.1");
+        assertThat(throttle.isBlocked("victim@example.com", "10.0.0.1")).as("the 5th failure locks").isTrue();
     }
 
     static final class MutableClock extends Clock {

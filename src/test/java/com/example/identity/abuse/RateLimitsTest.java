@@ -19,9 +19,12 @@ class RateLimitsTest {
         return new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
                 new IdentityProperties.AccessToken(Duration.ofHours(1)), new IdentityProperties.SigningKey(null), null,
                 new IdentityProperties.BootstrapAdmin(null, null),
-                new IdentityProperties.Login(5, 20, Duration.ofMinutes(15), Duration.ofSeconds(1)),
+                LoginThrottleTest.shippedLogin(),
                 new IdentityProperties.RateLimit(enabled, failuresPerMinute, unknownTokensPerMinute, requestsPerSecond),
-                List.of());
+                List.of(),
+                new IdentityProperties.OneTimePassword(Duration.ofDays(7)),
+                new IdentityProperties.Retention(Duration.ofDays(365), Duration.ofDays(30), Duration.ofDays(1)),
+                new IdentityProperties.PasswordHashing(0));
     }
 
     RateLimits limits(int failuresPerMinute, int unknownTokensPerMinute, int requestsPerSecond) {

@@ -88,4 +88,33 @@ class BoundedPasswordEncoderTest {
                     .isExactlyInstanceOf(IllegalArgumentException.class).hasMessage("no encoder for this id");
         }
     }
+
+    @Test
+    void pastTheQueueBoundAHashIsRefusedAtOnceAndLaterOnesRunAgain() throws Exception {
+        var slow = new SlowEncoder();
+        var callers = Executors.newFixedThreadPool(3);
+        try (var bounded = new BoundedPasswordEncoder(slow, 1, 1)) {
+            var running = callers.submit(() -> bounded.matches("p", "hash:p"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (slow.started.get() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            var waiting = callers.submit(() -> bounded.matches("p", "hash:p"));
+            while (bounded.queued() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> bounded.matches("p", "hash:p")).isInstanceOf(PasswordHashingBusy.class);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("refused without waiting")
+                    .isLessThan(1000);
+
+            slow.release.countDown();
+            assertThat(running.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(bounded.matches("p", "hash:p")).as("room again").isTrue();
+        }
+        finally {
+            callers.shutdownNow();
+        }
+    }
 }

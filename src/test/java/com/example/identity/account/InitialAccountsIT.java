@@ -30,6 +30,7 @@ class InitialAccountsIT {
             var admin = users.findByCorreo("root@example.org").orElseThrow();
             assertThat(admin.getRol()).isEqualTo(Role.ADMIN);
             assertThat(encoder.matches("correct-horse-battery", admin.getPasswordHash())).isTrue();
+            assertThat(admin.isPasswordChangeRequired()).as("a password the operator chose").isFalse();
             assertThat(output.getAll()).doesNotContain("correct-horse-battery").doesNotContain("DEMO DATA");
         }
     }
@@ -45,8 +46,11 @@ class InitialAccountsIT {
             assertThat(matcher.find()).isTrue();
             String password = matcher.group(1);
             assertThat(password).hasSizeGreaterThanOrEqualTo(24);
-            assertThat(encoder.matches(password, users.findByCorreo("admin@localhost").orElseThrow().getPasswordHash()))
-                    .isTrue();
+            var admin = users.findByCorreo("admin@localhost").orElseThrow();
+            assertThat(encoder.matches(password, admin.getPasswordHash())).isTrue();
+            assertThat(admin.isPasswordChangeRequired()).as("a logged password must be changed at first login").isTrue();
+            assertThat(admin.getOneTimePasswordExpiresAt()).as("and does not expire: nobody else could reset it")
+                    .isNull();
             assertThat(output.getAll().split(Pattern.quote(password), -1)).hasSize(2);
         }
     }

@@ -30,6 +30,9 @@ class AdminIT {
     @Autowired
     ApiTokenService tokens;
 
+    @Autowired
+    org.springframework.jdbc.core.JdbcTemplate jdbc;
+
     WebClient admin() {
         var web = new WebClient(port);
         String email = "adm-" + UUID.randomUUID() + "@example.com";
@@ -153,6 +156,91 @@ class AdminIT {
         var again = new WebClient(port);
         again.login(email, "role-password-12");
         assertThat(again.get("/dashboard/developer.php", "Accept", "text/html").statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void demotionToUserRevokesPersonalTokensButNotTheApplicationsOnes() {
+        String email = "demoted-" + UUID.randomUUID() + "@example.com";
+        var user = accounts.create("Demo", email, "demoted-password-1", Role.DEVELOPER_API);
+        String personal = tokens.createPersonal(user.getId(), "game build").value();
+        String issued = tokens.issueForClient(user.getId(), "demo-app", java.util.Set.of("openid"), "auth-" + UUID.randomUUID(),
+                java.time.Duration.ofHours(1)).value();
+        assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + personal).statusCode())
+                .isEqualTo(200);
+
+        var web = admin();
+        web.postForm("/dashboard/admin/users/role", Map.of("id", String.valueOf(user.getId()), "rol", "user",
+                "_csrf", web.csrfFrom("/dashboard/admin.php")));
+
+        ApiAssertions.assertApiError(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + personal),
+                401, "Token inválido o revocado");
+        assertThat(tokens.listForOwner(user.getId())).filteredOn(t -> t.getName().equals("game build"))
+                .allSatisfy(t -> assertThat(t.isRevoked()).isTrue());
+        assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + issued).statusCode())
+                .as("a login at a web site is the site's, not a developer's token").isEqualTo(200);
+    }
+
+    @Test
+    void changingThePasswordEndsEveryOtherSessionAndKeepsThisOne() {
+        String email = "sessions-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Sesiones", email, "first-password-1", Role.USER);
+        var here = new WebClient(port);
+        here.login(email, "first-password-1");
+        var phone = new WebClient(port);
+        phone.login(email, "first-password-1");
+        assertThat(phone.get("/cuenta/contrasena").statusCode()).isEqualTo(200);
+
+        var changed = here.postForm("/cuenta/contrasena", Map.of("actual", "first-password-1", "nueva", "second-password-2",
+                "repetida", "second-password-2", "_csrf", here.csrfFrom("/cuenta/contrasena")));
+        assertThat(WebClient.location(changed)).isEqualTo("/cuenta/contrasena?hecho");
+
+        assertThat(here.get("/cuenta/contrasena").statusCode()).as("the session that changed it").isEqualTo(200);
+        var ended = phone.get("/cuenta/contrasena");
+        assertThat(ended.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(ended)).isEqualTo("/login/?expired");
+    }
+
+    @Test
+    void adminResetsAPasswordEndingSessionsWithAOneTimePasswordThatExpires() {
+        String email = "reset-" + UUID.randomUUID() + "@example.com";
+        var user = accounts.create("Reseteo", email, "forgotten-password-1", Role.USER);
+        var session = new WebClient(port);
+        session.login(email, "forgotten-password-1");
+        assertThat(session.get("/cuenta/contrasena").statusCode()).isEqualTo(200);
+
+        var web = admin();
+        var reset = web.postForm("/dashboard/admin/users/reset-password", Map.of("id", String.valueOf(user.getId()),
+                "_csrf", web.csrfFrom("/dashboard/admin.php")));
+        assertThat(WebClient.location(reset)).isEqualTo("/dashboard/admin.php#users");
+        String page = web.get("/dashboard/admin.php").body();
+        var matcher = Pattern.compile("id=\"temporary-password\">([^<]+)<").matcher(page);
+        assertThat(matcher.find()).isTrue();
+        String oneTime = matcher.group(1);
+        assertThat(page).contains("con contraseña restablecida").containsPattern(
+                "id=\"temporary-password-expiry\">\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC<");
+
+        assertThat(WebClient.location(session.get("/cuenta/contrasena"))).isEqualTo("/login/?expired");
+        assertThat(WebClient.location(new WebClient(port).login(email, "forgotten-password-1"))).isEqualTo("/login/?error=1");
+        var newcomer = new WebClient(port);
+        assertThat(WebClient.location(newcomer.login(email, oneTime))).isEqualTo("/");
+        assertThat(WebClient.location(newcomer.get("/dashboard/developer.php"))).startsWith("/cuenta/contrasena");
+
+        // seven days later (identity.one-time-password.ttl) the one-time password no longer logs in
+        jdbc.update("update users set one_time_password_expires_at = ? where id = ?",
+                java.sql.Timestamp.from(java.time.Instant.now().minusSeconds(1)), user.getId());
+        assertThat(WebClient.location(new WebClient(port).login(email, oneTime))).isEqualTo("/login/?error=1");
+    }
+
+    @Test
+    void oneTimePasswordsOfNewAccountsExpireAfterSevenDays() {
+        var web = admin();
+        String email = "expiring-" + UUID.randomUUID() + "@example.com";
+        web.postForm("/dashboard/admin/users/create", Map.of("primer_nombre", "Caduca", "correo", email, "rol", "user",
+                "_csrf", web.csrfFrom("/dashboard/admin.php")));
+        var expiresAt = jdbc.queryForObject("select one_time_password_expires_at from users where correo = ?",
+                java.sql.Timestamp.class, email).toInstant();
+        assertThat(expiresAt).isBetween(java.time.Instant.now().plus(java.time.Duration.ofDays(7)).minusSeconds(120),
+                java.time.Instant.now().plus(java.time.Duration.ofDays(7)));
     }
 
     @Test

@@ -36,17 +36,15 @@ import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
 
 /**
- * Login throttling and the rate limits with the shipped defaults (rate limits: 200 failures before client
- * authentication per address a minute, 600 unknown bearer tokens per address a minute, 5000 requests a
- * second per authenticated client or token; {@code RateLimitsTest} checks that these are the shipped
- * figures; login: 5 failures per account, 20 per address) and no trusted proxy: abuse is slowed at once,
- * busy legitimate callers are not. Its own context, because it spends budgets on purpose. Spending runs
- * come from the IPv6 loopback {@code [::1]} (a key of its own), the rest from {@code 127.0.0.1}; the
- * address lock of the login runs last.
+ * The rate limits with the shipped defaults (200 failures before client authentication per address a
+ * minute, 600 unknown bearer tokens per address a minute, 5000 requests a second per authenticated
+ * client or token; {@code RateLimitsTest} checks that these are the shipped figures) and no trusted
+ * proxy: abuse is slowed at once, busy legitimate callers are not. Its own context, because it spends
+ * budgets on purpose. Spending runs come from the IPv6 loopback {@code [::1]} (a key of its own), the
+ * rest from {@code 127.0.0.1}. The login throttle has tests of its own ({@code abuse/LoginThrottleIT}).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "identity.login.max-failures-per-account=5", "identity.login.max-failures-per-address=20",
-        "identity.login.delay-base=0s", "identity.rate-limit.failures-per-minute=" + AbuseLimitsIT.TOKEN_FAILURES,
+        "identity.rate-limit.failures-per-minute=" + AbuseLimitsIT.TOKEN_FAILURES,
         "identity.rate-limit.unknown-tokens-per-minute=" + AbuseLimitsIT.UNKNOWN_TOKENS, "identity.trusted-proxies=" })
 @ActiveProfiles("test")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -356,36 +354,5 @@ class AbuseLimitsIT {
         catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    @Test
-    @Order(9)
-    void accountLocksAfterFiveFailuresWithTheSameAnswerForUnknownAccounts() {
-        String email = "lock-" + UUID.randomUUID() + "@example.com";
-        accounts.create("Lock", email, "right-password-1", Role.USER);
-        String unknown = "nobody-" + UUID.randomUUID() + "@example.com";
-        for (int i = 0; i < 5; i++) {
-            assertThat(WebClient.location(new WebClient(port).login(email, "wrong-" + i))).startsWith("/login/?error");
-            assertThat(WebClient.location(new WebClient(port).login(unknown, "wrong-" + i))).startsWith("/login/?error");
-        }
-
-        var locked = new WebClient(port).login(email, "right-password-1");
-        var lockedUnknown = new WebClient(port).login(unknown, "whatever");
-
-        assertThat(WebClient.location(locked)).isEqualTo("/login/?bloqueado=1");
-        assertThat(WebClient.location(lockedUnknown)).isEqualTo("/login/?bloqueado=1");
-        assertThat(new WebClient(port).get("/login/?bloqueado=1").body()).contains("Demasiados intentos");
-        assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'LOGIN_LOCKED' and actor = ?",
-                Integer.class, email)).as("the refused attempt is in the audit trail").isPositive();
-    }
-
-    @Test
-    @Order(10)
-    void addressLocksAfterTwentyFailuresOnAnyAccounts() {
-        for (int i = 0; i < 20; i++) {
-            new WebClient(port).login("spray-" + i + "-" + UUID.randomUUID() + "@example.com", "guess");
-        }
-        assertThat(WebClient.location(new WebClient(port).login("dev@example.com", "dev-demo-password")))
-                .isEqualTo("/login/?bloqueado=1");
     }
 }

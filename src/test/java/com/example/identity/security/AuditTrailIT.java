@@ -70,8 +70,59 @@ class AuditTrailIT {
 
     @Test
     void passwordTypedInTheEmailFieldNeverReachesTheTrail() {
-        new WebClient(port).login("my secret passphrase", "x");
-        assertThat(jdbc.queryForList("select actor from audit_events", String.class)).doesNotContain("my secret passphrase");
+        // passwords people type in the e-mail field, some with an @ in them
+        String[] typed = { "my secret passphrase", "hunter2@Secret", "Tr0ub4dor&3@x", "p@ss:w0rd!" };
+        for (String password : typed) {
+            new WebClient(port).login(password, "x");
+        }
+        var actors = jdbc.queryForList("select actor from audit_events", String.class);
+        var admin = new WebClient(port);
+        admin.login("admin@example.com", "admin-demo-password");
+        String page = admin.get("/dashboard/admin/audit.php").body();
+        for (String password : typed) {
+            assertThat(actors).doesNotContain(password, password.toLowerCase(java.util.Locale.ROOT));
+            assertThat(page.toLowerCase(java.util.Locale.ROOT)).doesNotContain(password.toLowerCase(java.util.Locale.ROOT))
+                    .doesNotContain(org.springframework.web.util.HtmlUtils.htmlEscape(password).toLowerCase(java.util.Locale.ROOT));
+        }
+        assertThat(page).contains("(no es un correo)");
+    }
+
+    @Test
+    void adminActionsAreAuditedWithActorAndSubject() {
+        String adminEmail = "auditor-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Auditor", adminEmail, "auditor-password-1", Role.ADMIN);
+        var admin = new WebClient(port);
+        admin.login(adminEmail, "auditor-password-1");
+        String csrf = admin.csrfFrom("/dashboard/admin.php");
+
+        String email = "subject-" + UUID.randomUUID() + "@example.com";
+        admin.postForm("/dashboard/admin/users/create", Map.of("primer_nombre", "Sujeto", "correo", email, "rol",
+                "developer_api", "_csrf", csrf));
+        long id = accounts.findByEmail(email).orElseThrow().getId();
+        String who = "usuario #" + id + " " + email;
+        admin.postForm("/dashboard/admin/users/role", Map.of("id", String.valueOf(id), "rol", "user", "_csrf", csrf));
+        admin.postForm("/dashboard/admin/users/disable", Map.of("id", String.valueOf(id), "_csrf", csrf));
+        admin.postForm("/dashboard/admin/users/enable", Map.of("id", String.valueOf(id), "_csrf", csrf));
+        admin.postForm("/dashboard/admin/users/reset-password", Map.of("id", String.valueOf(id), "_csrf", csrf));
+
+        long devId = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var developer = new WebClient(port);
+        developer.login("dev@example.com", "dev-demo-password");
+        String clientId = ApiAssertions.json(developer.postForm("/api/clients/create.php", Map.of("name", "Ajena",
+                "redirect_uri", "https://ajena.example/cb", "_csrf", developer.csrfFrom("/dashboard/developer.php"))))
+                .get("client").get("client_id").asString();
+        admin.postForm("/dashboard/clients/revoke", Map.of("client_id", clientId, "_csrf", csrf));
+
+        assertThat(last("USER_CREATED", who)).containsEntry("actor", adminEmail).containsEntry("subject", who);
+        assertThat(last("ROLE_CHANGED", who)).containsEntry("actor", adminEmail)
+                .containsEntry("subject", who + ": developer_api → user");
+        assertThat(last("USER_DISABLED", who)).containsEntry("actor", adminEmail).containsEntry("subject", who);
+        assertThat(last("USER_ENABLED", who)).containsEntry("actor", adminEmail).containsEntry("subject", who);
+        assertThat(last("PASSWORD_RESET", who)).containsEntry("actor", adminEmail).containsEntry("subject", who);
+        assertThat(last("CLIENT_REVOKED_BY_ADMIN", clientId)).containsEntry("actor", adminEmail)
+                .containsEntry("subject", "aplicación " + clientId + " de usuario #" + devId);
+        assertThat(admin.get("/dashboard/admin/audit.php").body()).contains("Rol cambiado")
+                .contains("Aplicación revocada por un admin").contains("Contraseña restablecida por un admin");
     }
 
     @Test

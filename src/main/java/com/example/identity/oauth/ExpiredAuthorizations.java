@@ -1,0 +1,27 @@
+package com.example.identity.oauth;
+
+import java.time.Instant;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Forgets authorizations whose code expired before a cutoff: used or not, they can do nothing more. Kept
+ * until then so that a late replay is still recognised and revokes the tokens issued from the code.
+ * Called by the retention job.
+ */
+@Component
+public class ExpiredAuthorizations {
+
+    private final AuthorizationRecordRepository records;
+
+    ExpiredAuthorizations(AuthorizationRecordRepository records) {
+        this.records = records;
+    }
+
+    /** @return how many were deleted */
+    @Transactional
+    public int purgeExpiredBefore(Instant cutoff) {
+        return records.deleteExpiredBefore(cutoff);
+    }
+}

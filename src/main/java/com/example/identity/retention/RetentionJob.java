@@ -1,0 +1,62 @@
+package com.example.identity.retention;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+import com.example.identity.IdentityProperties;
+import com.example.identity.audit.AuditTrail;
+import com.example.identity.common.ClusterLock;
+import com.example.identity.oauth.ExpiredAuthorizations;
+import com.example.identity.token.ApiTokenService;
+
+/**
+ * The one job that forgets what has done its work, every hour ({@code identity.retention.*}): audit rows
+ * older than {@code audit} (365 days), API tokens revoked or expired longer ago than {@code tokens} (30
+ * days), authorizations whose code expired longer ago than {@code codes} (1 day). Each is one DELETE on
+ * an indexed time column.
+ * <p>
+ * One instance at a time runs it ({@link ClusterLock#runIfFree}: an instance that finds another one at it
+ * skips that hour's run).
+ */
+@Component
+class RetentionJob {
+
+    private static final Logger log = LoggerFactory.getLogger(RetentionJob.class);
+
+    private final IdentityProperties.Retention retention;
+    private final AuditTrail audit;
+    private final ApiTokenService tokens;
+    private final ExpiredAuthorizations authorizations;
+    private final Clock clock;
+    private final ClusterLock locks;
+
+    RetentionJob(IdentityProperties properties, AuditTrail audit, ApiTokenService tokens,
+            ExpiredAuthorizations authorizations, Clock clock, ClusterLock locks) {
+        this.retention = properties.retention();
+        this.audit = audit;
+        this.tokens = tokens;
+        this.authorizations = authorizations;
+        this.clock = clock;
+        this.locks = locks;
+    }
+
+    @Scheduled(fixedDelayString = "PT1H", initialDelayString = "PT5M")
+    void run() {
+        locks.runIfFree("retention", this::purge);
+    }
+
+    private void purge() {
+        Instant now = clock.instant();
+        int codes = authorizations.purgeExpiredBefore(now.minus(retention.codes()));
+        int ended = tokens.purgeEndedBefore(now.minus(retention.tokens()));
+        int rows = audit.purgeBefore(now.minus(retention.audit()));
+        if (codes + ended + rows > 0) {
+            log.info("Retention: purged {} expired authorizations, {} ended tokens, {} audit rows", codes, ended, rows);
+        }
+    }
+}
