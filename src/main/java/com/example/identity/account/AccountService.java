@@ -50,7 +50,7 @@ public class AccountService {
             throw new InvalidAccountException("primer_nombre", "Nombre demasiado largo o inválido");
         }
         String email = correo == null ? "" : correo.strip();
-        if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
+        if (!isValidEmail(email)) {
             throw new InvalidAccountException("correo", "Correo inválido");
         }
         if (rol == null) {
@@ -62,6 +62,11 @@ public class AccountService {
         UserAccount account = create(name, email, password, rol);
         account.requirePasswordChange();
         return new NewAccount(account, password);
+    }
+
+    /** Whether {@code correo} (already trimmed) has the shape this service accepts for an e-mail address. */
+    public static boolean isValidEmail(String correo) {
+        return correo != null && correo.length() <= 254 && EMAIL.matcher(correo).matches();
     }
 
     /** Shortest password a user may choose (ASVS 5.0 6.2.1 asks for at least 8; we ask for 12). */

@@ -43,7 +43,9 @@ class InitialAccounts implements ApplicationRunner {
 
     @Override
     public void run(ApplicationArguments args) throws Exception {
-        if (!accounts.isEmpty()) {
+        // The import command (migration/ImportCommand) brings the first accounts itself: a first admin or
+        // demo accounts made before it would take ids and e-mail addresses the import must keep.
+        if (args.getNonOptionArgs().contains("import") || !accounts.isEmpty()) {
             return;
         }
         if (demoDataEnabled()) {

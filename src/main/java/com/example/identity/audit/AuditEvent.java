@@ -30,7 +30,9 @@ public record AuditEvent(Type type, String subject, String actor) {
         CLIENT_CREATED("Aplicación creada"),
         CLIENT_SECRET_ROTATED("Secreto rotado"),
         CLIENT_REVOKED("Aplicación revocada"),
-        CODE_REUSE_DETECTED("Reutilización de código detectada");
+        CODE_REUSE_DETECTED("Reutilización de código detectada"),
+        /** An import from the system this service replaces (migration/): the OS user who ran it, the counts. */
+        IMPORT_COMPLETED("Importación desde el sistema anterior");
 
         private final String label;
 

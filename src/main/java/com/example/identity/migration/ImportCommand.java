@@ -1,0 +1,63 @@
+package com.example.identity.migration;
+
+import java.io.PrintStream;
+import java.util.Map;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * {@code java -jar identity-service.jar import --users=... --tokens=... --clients=... [--dry-run] [--update]}:
+ * the application without its web server (no port is opened), so the same configuration (datasource,
+ * {@code identity.*}) and the same Flyway migrations apply; then {@link LegacyImport}, the report on
+ * standard output, and an exit status: 0 done, 1 problems in the input (nothing written), 2 a wrong command
+ * line, 3 a failure while writing.
+ */
+public final class ImportCommand {
+
+    private ImportCommand() {
+    }
+
+    /** Whether the command line asks for this command rather than the service. */
+    public static boolean isImport(String[] args) {
+        return args.length > 0 && "import".equals(args[0]);
+    }
+
+    /**
+     * Runs the import in this JVM and returns the exit status (the caller exits with it).
+     *
+     * @param applicationClass the application's {@code @SpringBootApplication} class
+     */
+    public static int run(Class<?> applicationClass, String[] args, PrintStream out) {
+        ImportOptions options;
+        try {
+            options = ImportOptions.parse(args);
+        }
+        catch (IllegalArgumentException e) {
+            out.println(e.getMessage());
+            out.println(ImportOptions.USAGE);
+            return 2;
+        }
+        var application = new SpringApplication(applicationClass);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setRegisterShutdownHook(false);
+        // quiet by default: the report is the output (each can be overridden on the command line)
+        application.setDefaultProperties(Map.of(
+                "logging.level.root", "WARN",
+                "spring.main.banner-mode", "off",
+                "spring.main.log-startup-info", "false"));
+        try (ConfigurableApplicationContext context = application.run(args)) {
+            ImportReport report = context.getBean(LegacyImport.class).run(options, operator());
+            report.print(out);
+            return report.exitCode();
+        }
+    }
+
+    /** The OS user running the import, for the audit trail (with the one who used sudo, when it was sudo). */
+    static String operator() {
+        String user = System.getProperty("user.name", "?");
+        String sudo = System.getenv("SUDO_USER");
+        return sudo == null || sudo.isBlank() || sudo.equals(user) ? user : user + " (sudo de " + sudo + ")";
+    }
+}
