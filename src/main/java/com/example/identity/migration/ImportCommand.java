@@ -9,10 +9,16 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * {@code java -jar identity-service.jar import --users=... --tokens=... --clients=... [--dry-run] [--update]}:
- * the application without its web server (no port is opened), so the same configuration (datasource,
- * {@code identity.*}) and the same Flyway migrations apply; then {@link LegacyImport}, the report on
- * standard output, and an exit status: 0 done, 1 problems in the input (nothing written), 2 a wrong command
- * line, 3 a failure while writing.
+ * the application with the same configuration (datasource, {@code identity.*}) and the same Flyway
+ * migrations, but no HTTP port opened, then {@link LegacyImport}, the report on standard output, and an
+ * exit status: 0 done, 1 problems in the input (nothing written), 2 a wrong command line, 3 a failure while
+ * writing.
+ * <p>
+ * No port: {@code server.port=-1} (Spring Boot's documented "web application context without an HTTP
+ * endpoint") and the same for the management port. Not {@code WebApplicationType.NONE}: the service's
+ * security filter chains need Spring Security's servlet configuration ({@code HttpSecurity}), so a
+ * non-web context would need every chain made conditional; with the servlet context and no connector, the
+ * import runs with exactly the beans of the service, and nobody can reach it.
  */
 public final class ImportCommand {
 
@@ -40,14 +46,16 @@ public final class ImportCommand {
             return 2;
         }
         var application = new SpringApplication(applicationClass);
-        application.setWebApplicationType(WebApplicationType.NONE);
         application.setRegisterShutdownHook(false);
         // quiet by default: the report is the output (each can be overridden on the command line)
         application.setDefaultProperties(Map.of(
                 "logging.level.root", "WARN",
+                "spring.main.web-application-type", WebApplicationType.SERVLET.name(),
                 "spring.main.banner-mode", "off",
                 "spring.main.log-startup-info", "false"));
-        try (ConfigurableApplicationContext context = application.run(args)) {
+        String[] withoutPorts = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
+                java.util.stream.Stream.of("--server.port=-1", "--management.server.port=-1")).toArray(String[]::new);
+        try (ConfigurableApplicationContext context = application.run(withoutPorts)) {
             ImportReport report = context.getBean(LegacyImport.class).run(options, operator());
             report.print(out);
             return report.exitCode();
