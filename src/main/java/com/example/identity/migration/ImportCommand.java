@@ -52,13 +52,22 @@ public final class ImportCommand {
                 "logging.level.root", "WARN",
                 "spring.main.web-application-type", WebApplicationType.SERVLET.name(),
                 "spring.main.banner-mode", "off",
-                "spring.main.log-startup-info", "false"));
+                "spring.main.log-startup-info", "false",
+                // the import uses one connection at a time; the service's pool of 10 would only take
+                // connections from a shared PostgreSQL
+                "spring.datasource.hikari.maximum-pool-size", "2"));
         String[] withoutPorts = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
                 java.util.stream.Stream.of("--server.port=-1", "--management.server.port=-1")).toArray(String[]::new);
         try (ConfigurableApplicationContext context = application.run(withoutPorts)) {
             ImportReport report = context.getBean(LegacyImport.class).run(options, operator());
             report.print(out);
             return report.exitCode();
+        }
+        catch (RuntimeException e) {
+            // the database unreachable, a migration failing, an unreadable file: nothing of this import
+            // was written (the log above says more)
+            out.println("ERROR: " + org.springframework.core.NestedExceptionUtils.getMostSpecificCause(e).getMessage());
+            return 3;
         }
     }
 
