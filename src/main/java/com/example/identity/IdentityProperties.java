@@ -1,6 +1,7 @@
 package com.example.identity;
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
@@ -32,6 +33,14 @@ import org.springframework.validation.annotation.Validated;
  * @param bootstrapAdmin the first administrator of an empty database without demo data
  * @param login brute-force protection of the login form
  * @param rateLimit request limits of the token endpoint and the API
+ * @param trustedProxies the reverse proxies whose {@code X-Forwarded-For} and {@code X-Forwarded-Proto} are
+ *     believed, as IPv4 or IPv6 addresses or CIDR blocks ({@code 10.0.0.0/8}, {@code 2001:db8::/32},
+ *     {@code 192.0.2.7}); {@code IDENTITY_TRUSTED_PROXIES=10.0.0.0/8,192.168.0.0/16}. Default: none, so a
+ *     client cannot pick its own address (and with it a fresh rate-limit budget or another address in the
+ *     audit trail) by sending the header. Only a request whose peer is one of these has its headers read,
+ *     and every hop of {@code X-Forwarded-For} that is one of these is skipped from the right: the first
+ *     other address is the client. Behind a TLS-terminating proxy, list it here, or the service sees
+ *     every request as the proxy's and over plain HTTP (no HSTS, no {@code Secure} cookie).
  */
 @Validated
 @ConfigurationProperties("identity")
@@ -45,7 +54,19 @@ public record IdentityProperties(
         @Nullable Boolean demoData,
         @Valid @DefaultValue BootstrapAdmin bootstrapAdmin,
         @Valid @DefaultValue Login login,
-        @Valid @DefaultValue RateLimit rateLimit) {
+        @Valid @DefaultValue RateLimit rateLimit,
+        @NotNull @DefaultValue List<@NotNull @Pattern(regexp = PROXY_PATTERN, message = PROXY_MESSAGE) String> trustedProxies) {
+
+    /**
+     * An IPv4 address (each octet 0-255) with an optional prefix 0-32, or an IPv6 address (hex digits and
+     * colons, optionally an embedded IPv4 tail) with an optional prefix 0-128. Checked strictly here so
+     * that nothing reaches Tomcat's parser that it could mistake for a host name to look up.
+     */
+    static final String PROXY_PATTERN = "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)"
+            + "(/(3[0-2]|[12]?\\d))?"
+            + "|[0-9A-Fa-f]{0,4}(:[0-9A-Fa-f]{0,4}){2,7}(:((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d))?"
+            + "(/(12[0-8]|1[01]\\d|[1-9]?\\d))?";
+    static final String PROXY_MESSAGE = "must be an IPv4 or IPv6 address or CIDR block, such as 10.0.0.0/8 or 2001:db8::/32";
 
     /** http(s), a host with an optional port, an optional path; no trailing slash, query, fragment or space. */
     static final String ISSUER_PATTERN = "https?://[A-Za-z0-9.\\-\\[\\]:]+(/[^/?#\\s]+)*";
@@ -108,21 +129,40 @@ public record IdentityProperties(
             @NotNull @DefaultValue("1s") Duration delayBase) {
     }
 
+    /** The trusted proxies as CIDR blocks: a bare address becomes {@code /32} or {@code /128}. */
+    public List<String> trustedProxyBlocks() {
+        return trustedProxies.stream().map(String::strip)
+                .map(p -> p.indexOf('/') >= 0 ? p : p + (p.indexOf(':') >= 0 ? "/128" : "/32"))
+                .toList();
+    }
+
     /**
      * Limits on {@code /oauth/token.php} and {@code /api/**}, in memory (per instance), answered with
-     * 429 and {@code Retry-After}. They bite on abuse, not on success: failed requests (wrong secrets,
-     * unknown codes, bad tokens) draw on a small per-address and per-client budget; successful traffic
-     * only on a generous per-client / per-token rate.
+     * 429 and {@code Retry-After}. They bite on guessing and floods, never on a busy legitimate caller:
+     * codes, tokens and secrets carry 256 bits, so nobody guesses them, and what a client does after it
+     * proved its secret is its own business. Each address is keyed by {@code abuse/ClientAddress} (IPv6
+     * by its /64, {@code X-Forwarded-For} only from {@code identity.trusted-proxies}).
      *
      * @param enabled turn every limit off (for example behind a gateway that already limits); default on
-     * @param failuresPerMinute failed requests allowed per source address and per client id each minute;
-     *     default 20
-     * @param requestsPerSecond requests allowed per client id (token endpoint) and per token (API) each
-     *     second, success or not; default 5000, far above what one legitimate client needs
+     * @param failuresPerMinute token endpoint requests refused <em>before</em> the client authenticated
+     *     (unknown client, wrong secret, malformed request) allowed per source address each minute, then
+     *     429. Default 200: a partner's test run (a few dozen deliberate errors) never meets it, and a
+     *     guesser gets 288,000 tries a day per address against 2^256 secrets. A failure after the client
+     *     authenticated (unknown, used or expired code, wrong {@code redirect_uri} or {@code code_verifier})
+     *     costs no budget but one request of that client's {@code requestsPerSecond}.
+     * @param unknownTokensPerMinute bearer tokens at {@code /api/**} that match no token at all (or are
+     *     malformed) allowed per source address each minute, then 429 for that address's bearer requests.
+     *     Default 600 (10 a second): a game back end validates its players' tokens from one address,
+     *     and expired, revoked or disabled-owner tokens, which exist, cost nothing here; a repeated
+     *     unknown token is answered from a bounded negative cache without a database query.
+     * @param requestsPerSecond requests allowed per authenticated client (token endpoint) and per valid
+     *     token (API) each second, success or not; default 5000, far above what one legitimate client
+     *     needs, and the only cost of a failure after authentication
      */
     public record RateLimit(
             @DefaultValue("true") boolean enabled,
-            @Min(1) @DefaultValue("20") int failuresPerMinute,
+            @Min(1) @DefaultValue("200") int failuresPerMinute,
+            @Min(1) @DefaultValue("600") int unknownTokensPerMinute,
             @Min(1) @DefaultValue("5000") int requestsPerSecond) {
     }
 

@@ -25,6 +25,9 @@ class IdentityPropertiesIT {
             "identity.authorization-code.ttl=15m | identity.authorizationCode.ttl | between 1s and 10m",
             "identity.access-token.ttl=0s | identity.accessToken.ttl | between 1m and 1d",
             "identity.bootstrap-admin.email=not-an-email | identity.bootstrapAdmin.email | well-formed email address",
+            "identity.trusted-proxies=10.0.0.0/33 | identity.trustedProxies | IPv4 or IPv6 address or CIDR block",
+            "identity.trusted-proxies=proxy.example.com | identity.trustedProxies | IPv4 or IPv6 address or CIDR block",
+            "identity.rate-limit.unknown-tokens-per-minute=0 | identity.rateLimit.unknownTokensPerMinute | greater than or equal to 1",
     })
     void badSettingStopsTheStartNamingTheProperty(String setting, String property, String reason, CapturedOutput output) {
         assertThatThrownBy(() -> start(setting)).isInstanceOf(Exception.class);

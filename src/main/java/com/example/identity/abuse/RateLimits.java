@@ -11,21 +11,39 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bucket;
 
 /**
- * In-memory token buckets (Bucket4j) for the limits of {@code identity.rate-limit.*}: a small budget of
- * failures per minute for each source address and client, and a generous rate of requests per second
- * for each client and token. Each key costs one cache entry. A bucket left alone for its whole refill
- * period is full again, the same as no bucket, so it is forgotten then; and each cache holds at most
- * {@value #MAX_KEYS} keys, so an attacker cycling keys cannot exhaust memory. Past that bound Caffeine
- * evicts one key at a time, by how often it is used (W-TinyLFU): a flood of new keys cannot empty the
- * cache and hand every spent budget back at once.
+ * In-memory token buckets (Bucket4j) for the limits of {@code identity.rate-limit.*}:
+ * <ul>
+ * <li>{@link Budget#TOKEN_FAILURES}: token endpoint requests refused before the client authenticated,
+ *     per source address ({@code failures-per-minute}, default 200);</li>
+ * <li>{@link Budget#UNKNOWN_TOKENS}: bearer tokens that match no token, per source address
+ *     ({@code unknown-tokens-per-minute}, default 600);</li>
+ * <li>{@link #tryRequest}: requests per second of one authenticated client or one valid token
+ *     ({@code requests-per-second}, default 5000).</li>
+ * </ul>
+ * Addresses are keyed by {@link ClientAddress}. Each key costs one cache entry. A bucket left alone for its
+ * whole refill period is full again, the same as no bucket, so it is forgotten then; and each cache holds
+ * at most {@value #MAX_KEYS} keys, so an attacker cycling keys cannot exhaust memory. Past that bound
+ * Caffeine evicts one key at a time, by how often it is used (W-TinyLFU): a flood of new keys cannot empty
+ * the cache and hand every spent budget back at once.
+ *
+ * <p>Per instance: with several instances each counts on its own (README, Security).
  */
 @Component
 public class RateLimits {
 
     static final int MAX_KEYS = 100_000;
 
+    /** The per-address budgets of failures, each spent and refilled over a minute. */
+    public enum Budget {
+        /** Token endpoint requests refused before the client authenticated. */
+        TOKEN_FAILURES,
+        /** Bearer tokens at {@code /api/**} that match no token, or are malformed. */
+        UNKNOWN_TOKENS
+    }
+
     private final IdentityProperties.RateLimit settings;
-    private final Cache<String, Bucket> failures = buckets(Duration.ofMinutes(1));
+    private final Cache<String, Bucket> tokenFailures = buckets(Duration.ofMinutes(1));
+    private final Cache<String, Bucket> unknownTokens = buckets(Duration.ofMinutes(1));
     private final Cache<String, Bucket> requests = buckets(Duration.ofSeconds(1));
 
     RateLimits(IdentityProperties properties) {
@@ -37,32 +55,53 @@ public class RateLimits {
     }
 
     /**
-     * Seconds to wait before {@code key} may fail again, or 0 when it still has failures to spend.
-     * Asking does not spend anything.
+     * Seconds to wait before {@code address} may fail again in {@code budget}, or 0 when it still has
+     * failures to spend (always 0 when limits are off). Asking does not spend anything.
      */
-    public long failureBlockedFor(String key) {
-        Bucket bucket = failures.getIfPresent(key);
+    public long blockedFor(Budget budget, String address) {
+        if (!settings.enabled()) {
+            return 0;
+        }
+        Bucket bucket = cache(budget).getIfPresent(address);
         if (bucket == null || bucket.getAvailableTokens() > 0) {
             return 0;
         }
-        return Math.max(1, Duration.ofNanos(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill()).toSeconds() + 1);
+        return seconds(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill());
     }
 
-    /** Spends one failure of {@code key}. */
-    public void recordFailure(String key) {
-        failures.get(key, k -> Bucket.builder()
-                .addLimit(limit -> limit.capacity(settings.failuresPerMinute())
-                        .refillGreedy(settings.failuresPerMinute(), Duration.ofMinutes(1)))
+    /** Spends one failure of {@code address} in {@code budget}. */
+    public void recordFailure(Budget budget, String address) {
+        if (!settings.enabled()) {
+            return;
+        }
+        int perMinute = budget == Budget.TOKEN_FAILURES ? settings.failuresPerMinute() : settings.unknownTokensPerMinute();
+        cache(budget).get(address, k -> Bucket.builder()
+                .addLimit(limit -> limit.capacity(perMinute).refillGreedy(perMinute, Duration.ofMinutes(1)))
                 .build()).tryConsume(1);
     }
 
-    /** Takes one request of {@code key}'s per-second rate; 0 when allowed, else seconds to wait. */
-    public long tryRequest(String key) {
-        var probe = requests.get(key, k -> Bucket.builder()
+    /**
+     * Takes one request of {@code caller}'s per-second rate (an authenticated client or a valid token,
+     * never a name a request merely claims); 0 when allowed, else seconds to wait.
+     */
+    public long tryRequest(String caller) {
+        if (!settings.enabled()) {
+            return 0;
+        }
+        var probe = requests.get(caller, k -> Bucket.builder()
                 .addLimit(limit -> limit.capacity(settings.requestsPerSecond())
                         .refillGreedy(settings.requestsPerSecond(), Duration.ofSeconds(1)))
                 .build()).tryConsumeAndReturnRemaining(1);
-        return probe.isConsumed() ? 0 : Math.max(1, Duration.ofNanos(probe.getNanosToWaitForRefill()).toSeconds() + 1);
+        return probe.isConsumed() ? 0 : seconds(probe.getNanosToWaitForRefill());
+    }
+
+    private Cache<String, Bucket> cache(Budget budget) {
+        return budget == Budget.TOKEN_FAILURES ? tokenFailures : unknownTokens;
+    }
+
+    /** {@code Retry-After} in whole seconds, rounded up, at least 1. */
+    private static long seconds(long nanos) {
+        return Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
     }
 
     private static Cache<String, Bucket> buckets(Duration refill) {

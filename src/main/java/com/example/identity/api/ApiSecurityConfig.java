@@ -26,7 +26,6 @@ import org.springframework.security.web.csrf.CsrfFilter;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
-import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.web.RestrictiveHeaders;
 import com.example.identity.token.ApiTokenService;
@@ -46,8 +45,8 @@ class ApiSecurityConfig {
     static final String BAD_CSRF = "Token CSRF inválido";
 
     /**
-     * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the rate limit
-     * and the bearer filter. No session is read or created, no CSRF (a GET), no anonymous user; the
+     * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the bearer filter
+     * (which applies the API's limits). No session is read or created, no CSRF (a GET), no anonymous user; the
      * controller answers {@code Falta token Bearer} itself when no token came.
      */
     @Bean
@@ -63,8 +62,7 @@ class ApiSecurityConfig {
             .sessionManagement(session -> session.disable())
             .exceptionHandling(exceptions -> exceptions.disable())
             .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
-            .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
+            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.disable())
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .anonymous(anonymous -> anonymous.disable())
@@ -87,8 +85,7 @@ class ApiSecurityConfig {
                     new DelegatingSecurityContextRepository(requestContexts, new HttpSessionSecurityContextRepository())))
             .authorizeHttpRequests(authorize -> authorize
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
-            .addFilterBefore(new BearerTokenFilter(tokens, requestContexts), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.API), BearerTokenFilter.class)
+            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .sessionManagement(session -> session

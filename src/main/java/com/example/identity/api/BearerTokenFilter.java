@@ -16,7 +16,12 @@ import org.springframework.security.core.context.SecurityContextHolderStrategy;
 import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import com.example.identity.abuse.ClientAddress;
+import com.example.identity.abuse.RateLimits;
+import com.example.identity.abuse.RateLimits.Budget;
+import com.example.identity.abuse.TooManyRequests;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.ApiTokenService.TokenCheck;
 import com.example.identity.token.BearerTokenAuthentication;
 import com.example.identity.token.TokenOwner;
 
@@ -26,12 +31,20 @@ import com.example.identity.token.TokenOwner;
  * revoked, expired or malformed, or more than one {@code Authorization} header, ends the request with 401
  * {@code Token inválido o revocado} and {@code WWW-Authenticate: Bearer error="invalid_token"}. The
  * authentication lives for this request only (a request attribute): it never creates or joins a session.
+ *
+ * <p>It also applies the API's limits ({@link RateLimits}), where the token's fate is known. A token that
+ * matches nothing (or is malformed, or comes with a second {@code Authorization} header) spends one of the
+ * address's {@link Budget#UNKNOWN_TOKENS}; once they are spent, every bearer request of that address gets
+ * 429 until they refill. A token that exists but is revoked, expired or of a disabled owner costs nothing:
+ * game back ends meet those all day. A valid token draws on its own per-second rate only: no query, no
+ * lock, two cache lookups.
  */
 class BearerTokenFilter extends OncePerRequestFilter {
 
     static final String INVALID = "Token inválido o revocado";
 
     private final ApiTokenService tokens;
+    private final RateLimits limits;
     private final SecurityContextRepository requestContexts;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
 
@@ -40,8 +53,9 @@ class BearerTokenFilter extends OncePerRequestFilter {
      *     repository consults it first, so nothing downstream mistakes the bearer for a login to be
      *     saved in a session
      */
-    BearerTokenFilter(ApiTokenService tokens, SecurityContextRepository requestContexts) {
+    BearerTokenFilter(ApiTokenService tokens, RateLimits limits, SecurityContextRepository requestContexts) {
         this.tokens = tokens;
+        this.limits = limits;
         this.requestContexts = requestContexts;
     }
 
@@ -54,15 +68,29 @@ class BearerTokenFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<TokenOwner> owner = headers.size() == 1 ? tokens.authenticate(bearer.get().substring(7).strip())
-                : Optional.empty();
-        if (owner.isEmpty()) {
+        String address = ClientAddress.key(request);
+        long wait = limits.blockedFor(Budget.UNKNOWN_TOKENS, address);
+        if (wait > 0) {
+            TooManyRequests.API.write(response, wait);
+            return;
+        }
+        TokenCheck check = headers.size() == 1 ? tokens.check(bearer.get().substring(7).strip()) : null;
+        if (check == null || !check.valid()) {
+            if (check == null || !check.known()) {
+                limits.recordFailure(Budget.UNKNOWN_TOKENS, address);
+            }
             response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
             ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, INVALID);
             return;
         }
+        TokenOwner owner = check.owner();
+        wait = limits.tryRequest("token|" + owner.tokenId());
+        if (wait > 0) {
+            TooManyRequests.API.write(response, wait);
+            return;
+        }
         var context = contexts.createEmptyContext();
-        context.setAuthentication(new BearerTokenAuthentication(owner.get()));
+        context.setAuthentication(new BearerTokenAuthentication(owner));
         contexts.setContext(context);
         requestContexts.saveContext(context, request, response);
         try {

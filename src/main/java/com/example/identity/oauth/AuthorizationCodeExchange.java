@@ -33,8 +33,9 @@ import com.example.identity.keys.SigningKeys;
 import com.example.identity.token.ApiTokenService;
 
 /**
- * The code steps of {@code /oauth/token.php}, after the client steps of {@link ClientCredentialsChecks},
- * in the order of decisions §1: {@link #codeLookup}, {@link #usedCheck} (a reuse revokes every token of
+ * The steps of {@code /oauth/token.php} after the client authenticated ({@link ClientCredentialsChecks}),
+ * in the order of decisions §1: {@link ClientCredentialsChecks#redirectUriCheck},
+ * {@link ClientCredentialsChecks#revokedCheck}, {@link #codeLookup}, {@link #usedCheck} (a reuse revokes every token of
  * that code), {@link #expiryCheck}, {@link #signingKeyCheck} (before the code is spent), {@link #pkceCheck},
  * then {@link #exchange}: the code is marked used by one conditional UPDATE in the same transaction that
  * stores the access token, so of concurrent exchanges exactly one wins. Plugged into Spring
@@ -72,6 +73,8 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
         var grant = (OAuth2AuthorizationCodeAuthenticationToken) authentication;
         var clientPrincipal = (OAuth2ClientAuthenticationToken) grant.getPrincipal();
         RegisteredClient client = clientPrincipal.getRegisteredClient();
+        ClientCredentialsChecks.redirectUriCheck(client, grant.getRedirectUri());
+        ClientCredentialsChecks.revokedCheck(client);
         try {
             AuthorizationRecord record = codeLookup(grant, client);
             usedCheck(record);

@@ -10,6 +10,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.session.SessionRegistry;
+import org.springframework.security.oauth2.core.OAuth2Token;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtEncoder;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
@@ -35,6 +36,7 @@ import com.example.identity.keys.SigningKeys;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.account.PasswordChangeGate;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.abuse.AuthenticatedClientFilter;
 import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
 import com.nimbusds.jose.jwk.JWKSet;
@@ -61,35 +63,38 @@ class AuthorizationServerConfig {
     static final String JWKS = "/oauth/jwks.json";
     static final String DISCOVERY = "/.well-known/openid-configuration";
 
+    private static final PathPatternRequestMatcher.Builder PATH = PathPatternRequestMatcher.withDefaults();
+    static final RequestMatcher TOKEN_ENDPOINT = PATH.matcher(TOKEN);
+    /** The two public JSON documents, the key set and the discovery document. */
+    static final RequestMatcher PUBLIC_JSON = new OrRequestMatcher(PATH.matcher(JWKS), PATH.matcher(DISCOVERY));
+    static final RequestMatcher ENDPOINTS = new OrRequestMatcher(PATH.matcher(AUTHORIZE), TOKEN_ENDPOINT, PUBLIC_JSON);
+
+    /**
+     * The chain: Spring Authorization Server with this service's steps plugged in, in the order a token
+     * request meets them: the address budget ({@link RateLimitFilter}), the method check, the converter
+     * (grant type, parameters, credentials), the client checks (id, secret), the authenticated client's
+     * rate ({@link AuthenticatedClientFilter}), the code exchange (redirect URI, revoked, code, used, expired,
+     * key, PKCE), the responses. The authorization service, the token generator and the client repository
+     * are found by type among the beans. Filters are not beans (Spring Boot would also register a filter
+     * bean for every request of the servlet container).
+     */
     @Bean
     @Order(Ordered.HIGHEST_PRECEDENCE)
-    SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, RegisteredClientRepository clients,
-            DatabaseAuthorizationService authorizations, OAuth2TokenGenerator<?> tokenGenerator,
-            SigningKeys signingKeys, ApiTokenService tokens, AccountService accounts, TransactionTemplate transactions,
-            Clock clock, JsonMapper json, TemplateEngine templates, SessionRegistry sessions, RateLimits limits,
-            ApplicationEventPublisher events) throws Exception {
-        var path = PathPatternRequestMatcher.withDefaults();
-        RequestMatcher tokenEndpoint = path.matcher(TOKEN);
-        RequestMatcher endpoints = new OrRequestMatcher(path.matcher(AUTHORIZE), tokenEndpoint, path.matcher(JWKS),
-                path.matcher(DISCOVERY));
-        var responses = new TokenResponses(json);
-        var codeExchange = new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, tokens, accounts,
-                transactions, clock, events);
-
+    SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenRequestConverter tokenRequests,
+            ClientCredentialsChecks clientChecks, AuthorizationCodeExchange codeExchange, TokenResponses responses,
+            AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
+            DiscoveryDocument discovery, RateLimits limits, SessionRegistry sessions) throws Exception {
         http
-            .securityMatcher(endpoints)
+            .securityMatcher(ENDPOINTS)
             .oauth2AuthorizationServer(server -> server
-                .registeredClientRepository(clients)
-                .authorizationService(authorizations)
-                .tokenGenerator(tokenGenerator)
                 .clientAuthentication(client -> client
                     .authenticationConverters(converters -> {
                         converters.clear();
-                        converters.add(new TokenRequestConverter());
+                        converters.add(tokenRequests::convert);
                     })
                     .authenticationProviders(providers -> {
                         providers.clear();
-                        providers.add(new ClientCredentialsChecks(clients));
+                        providers.add(clientChecks);
                     })
                     .errorResponseHandler(responses))
                 .tokenEndpoint(token -> token
@@ -102,23 +107,22 @@ class AuthorizationServerConfig {
                 .authorizationEndpoint(authorize -> authorize
                     .authenticationProviders(providers -> providers.forEach(provider -> {
                         if (provider instanceof OAuth2AuthorizationCodeRequestAuthenticationProvider codeRequests) {
-                            codeRequests.setAuthenticationValidator(new AuthorizeRequestChecks());
+                            codeRequests.setAuthenticationValidator(authorizeChecks);
                         }
                     }))
-                    .errorResponseHandler(new AuthorizeErrorResponder(clients, templates)))
+                    .errorResponseHandler(authorizeErrors))
                 .oidc(oidc -> oidc
-                    .providerConfigurationEndpoint(discovery -> discovery
-                        .providerConfigurationCustomizer(new DiscoveryDocument()))))
+                    .providerConfigurationEndpoint(configuration -> configuration
+                        .providerConfigurationCustomizer(discovery))))
             .authorizeHttpRequests(authorize -> authorize
-                .requestMatchers(tokenEndpoint, path.matcher(JWKS), path.matcher(DISCOVERY)).permitAll()
+                .requestMatchers(TOKEN_ENDPOINT, PUBLIC_JSON).permitAll()
                 .anyRequest().authenticated())
-            .addFilterBefore(new TokenEndpointMethodCheck(tokenEndpoint, responses), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, RateLimitFilter.Family.TOKEN_ENDPOINT) {
-                @Override
-                protected boolean shouldNotFilter(jakarta.servlet.http.HttpServletRequest request) {
-                    return !tokenEndpoint.matches(request) || super.shouldNotFilter(request);
-                }
-            }, TokenEndpointMethodCheck.class)
+            .addFilterBefore(new TokenEndpointMethodCheck(TOKEN_ENDPOINT, responses), CsrfFilter.class)
+            .addFilterBefore(new RateLimitFilter(limits, TOKEN_ENDPOINT), TokenEndpointMethodCheck.class)
+            .addFilterBefore(new JsonContentTypeFilter(PUBLIC_JSON), TokenEndpointMethodCheck.class)
+            // after client authentication (AbstractPreAuthenticatedProcessingFilter + 1), before the token
+            // endpoint (AuthorizationFilter + 1)
+            .addFilterBefore(new AuthenticatedClientFilter(limits), AuthorizationFilter.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
@@ -134,6 +138,56 @@ class AuthorizationServerConfig {
                         + "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"))
                 .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.NO_REFERRER)));
         return http.build();
+    }
+
+    /** Step 1 of the token endpoint: grant type, mandatory and repeated parameters, the client's credentials. */
+    @Bean
+    TokenRequestConverter tokenRequestConverter() {
+        return new TokenRequestConverter();
+    }
+
+    /**
+     * Steps 2 and 3: the client id and its secret. Note: this and {@link #authorizationCodeExchange} are the
+     * context's two {@code AuthenticationProvider} beans; with more than one, Spring Security leaves them out
+     * of the global authentication manager, which keeps using the {@code UserDetailsService} for the login
+     * form (a single provider bean would replace it: keep them two, or wire the login's provider itself).
+     */
+    @Bean
+    ClientCredentialsChecks clientCredentialsChecks(RegisteredClientRepository clients) {
+        return new ClientCredentialsChecks(clients);
+    }
+
+    /** The remaining steps: redirect URI, revoked client, the code and its exchange. */
+    @Bean
+    AuthorizationCodeExchange authorizationCodeExchange(DatabaseAuthorizationService authorizations,
+            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, ApiTokenService tokens,
+            AccountService accounts, TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+        return new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, tokens, accounts, transactions,
+                clock, events);
+    }
+
+    /** The token endpoint's answers: the token response and every row of {@link TokenError}. */
+    @Bean
+    TokenResponses tokenResponses(JsonMapper json) {
+        return new TokenResponses(json);
+    }
+
+    /** The authorization endpoint's checks: exact redirect URI, revoked client, scopes, PKCE. */
+    @Bean
+    AuthorizeRequestChecks authorizeRequestChecks() {
+        return new AuthorizeRequestChecks();
+    }
+
+    /** The authorization endpoint's refusals: a Spanish page or an error redirect. */
+    @Bean
+    AuthorizeErrorResponder authorizeErrorResponder(RegisteredClientRepository clients, TemplateEngine templates) {
+        return new AuthorizeErrorResponder(clients, templates);
+    }
+
+    /** The discovery document: only what this server serves. */
+    @Bean
+    DiscoveryDocument discoveryDocument() {
+        return new DiscoveryDocument();
     }
 
     @Bean
@@ -160,8 +214,9 @@ class AuthorizationServerConfig {
         return new NimbusJwtEncoder((selector, context) -> selector.select(signing));
     }
 
+    /** 64-hex access tokens stored as API tokens, and RS256 id_tokens with this service's claims. */
     @Bean
-    OAuth2TokenGenerator<?> tokenGenerator(JwtEncoder jwtEncoder, ApiTokenService tokens, Clock clock) {
+    OAuth2TokenGenerator<OAuth2Token> tokenGenerator(JwtEncoder jwtEncoder, ApiTokenService tokens, Clock clock) {
         var idTokens = new JwtGenerator(jwtEncoder);
         idTokens.setJwtCustomizer(new IdTokenClaims());
         return new DelegatingOAuth2TokenGenerator(new ReferenceAccessTokenGenerator(tokens, clock), idTokens);

@@ -2,20 +2,21 @@ package com.example.identity.oauth;
 
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.abuse.RateLimitFilter;
 
 /**
- * The client steps of {@code /oauth/token.php}, in the order of decisions §1: {@link #clientIdCheck},
- * {@link #secretCheck} (SHA-256 digest, constant time: no slow hash on this hot path),
- * {@link #redirectUriCheck}, {@link #revokedCheck}. Plugged in as Spring Authorization Server's client
- * authentication provider.
+ * The client authentication steps of {@code /oauth/token.php}, in the order of decisions §1:
+ * {@link #clientIdCheck}, {@link #secretCheck} (SHA-256 digest, constant time: no slow hash on this hot
+ * path). Plugged in as Spring Authorization Server's client authentication provider: once it returns, the
+ * client has proved its secret, and what fails afterwards is that client's own business (the next steps,
+ * {@link #redirectUriCheck} and {@link #revokedCheck}, run first in {@link AuthorizationCodeExchange}); the
+ * rate limits learn which client authenticated from the security context
+ * ({@code abuse/AuthenticatedClientFilter}).
  */
 class ClientCredentialsChecks implements AuthenticationProvider {
 
@@ -30,9 +31,6 @@ class ClientCredentialsChecks implements AuthenticationProvider {
         var request = (OAuth2ClientAuthenticationToken) authentication;
         RegisteredClient client = clientIdCheck(request);
         secretCheck(client, request);
-        RateLimitFilter.clientAuthenticated();
-        redirectUriCheck(client, request);
-        revokedCheck(client);
         return new OAuth2ClientAuthenticationToken(client, request.getClientAuthenticationMethod(),
                 request.getCredentials());
     }
@@ -53,14 +51,14 @@ class ClientCredentialsChecks implements AuthenticationProvider {
         }
     }
 
-    /** Exactly, byte for byte, the registered {@code redirect_uri}. */
-    static void redirectUriCheck(RegisteredClient client, OAuth2ClientAuthenticationToken request) {
-        Object redirectUri = request.getAdditionalParameters().get(OAuth2ParameterNames.REDIRECT_URI);
-        if (!(redirectUri instanceof String uri) || !client.getRedirectUris().contains(uri)) {
+    /** After authentication: exactly, byte for byte, the registered {@code redirect_uri}. */
+    static void redirectUriCheck(RegisteredClient client, String redirectUri) {
+        if (redirectUri == null || !client.getRedirectUris().contains(redirectUri)) {
             throw TokenError.REDIRECT_URI_MISMATCH.exception();
         }
     }
 
+    /** After authentication: the client is not revoked. */
     static void revokedCheck(RegisteredClient client) {
         if (DatabaseRegisteredClientRepository.isRevoked(client)) {
             throw TokenError.CLIENT_REVOKED.exception();

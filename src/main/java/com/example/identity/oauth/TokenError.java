@@ -20,9 +20,9 @@ public enum TokenError {
     INVALID_CODE(HttpStatus.BAD_REQUEST, "Código de autorización inválido"),
     CODE_ALREADY_USED(HttpStatus.BAD_REQUEST, "Código ya utilizado"),
     CODE_EXPIRED(HttpStatus.BAD_REQUEST, "Código expirado"),
+    OIDC_KEY_MISSING(HttpStatus.INTERNAL_SERVER_ERROR, "oidc_key_missing"),
     /** Added by this service: PKCE (RFC 7636 §4.6); the code is not spent. */
     INVALID_CODE_VERIFIER(HttpStatus.BAD_REQUEST, "code_verifier inválido"),
-    OIDC_KEY_MISSING(HttpStatus.INTERNAL_SERVER_ERROR, "oidc_key_missing"),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Error interno en el servidor");
 
     private final HttpStatus status;

@@ -14,7 +14,6 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
-import org.springframework.security.web.authentication.AuthenticationConverter;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -23,30 +22,42 @@ import org.springframework.web.util.UriUtils;
 /**
  * The first steps of {@code /oauth/token.php}, run as Spring Authorization Server's client
  * authentication converter so that they come before the client is looked up, in the order of decisions
- * §1: {@link #grantTypeCheck}, {@link #requiredParametersCheck}, then reading the client's credentials
- * from HTTP Basic ({@code client_secret_basic}) or the form ({@code client_secret_post}).
+ * §1: {@link #grantTypeCheck}, {@link #requiredParametersCheck} ({@code Faltan parámetros obligatorios},
+ * then {@code Parámetro repetido}), {@link #singleAuthenticationCheck} (RFC 6749 §2.3: one method per
+ * request, so HTTP Basic and a form {@code client_secret} together are a repeated parameter), then reading
+ * the client's credentials from HTTP Basic ({@code client_secret_basic}) or the form
+ * ({@code client_secret_post}). A malformed Basic header counts as Basic for the mandatory parameters and
+ * is refused as {@code client_id inválido} only after them.
+ *
+ * <p>A bean, but deliberately not an {@code AuthenticationConverter}: the authorization server's chain
+ * configures a resource server for its OIDC endpoints, and Spring Security's resource server takes any
+ * {@code AuthenticationConverter} bean as its bearer token converter, for every request of the chain. The
+ * chain plugs in {@link #convert} as a method reference.
  *
  * <p>Only form parameters count: a parameter in the query string is ignored, so secrets and codes in
  * URLs are not honoured.
  */
-class TokenRequestConverter implements AuthenticationConverter {
+class TokenRequestConverter {
 
     static final String AUTHORIZATION_CODE = "authorization_code";
     private static final List<String> SINGLE_VALUED = List.of(OAuth2ParameterNames.GRANT_TYPE, OAuth2ParameterNames.CODE,
             OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET,
             "code_verifier");
 
-    @Override
-    public Authentication convert(HttpServletRequest request) {
+    Authentication convert(HttpServletRequest request) {
         MultiValueMap<String, String> form = formParameters(request);
         grantTypeCheck(form);
         BasicCredentials basic = basicCredentials(request);
         requiredParametersCheck(form, basic != null);
+        singleAuthenticationCheck(form, basic != null);
 
         String clientId;
         String secret;
         ClientAuthenticationMethod method;
         if (basic != null) {
+            if (basic.malformed()) {
+                throw TokenError.INVALID_CLIENT_ID.exception();
+            }
             clientId = basic.clientId();
             secret = basic.secret();
             method = ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
@@ -82,15 +93,10 @@ class TokenRequestConverter implements AuthenticationConverter {
 
     /**
      * {@code code}, {@code redirect_uri}, {@code client_id} and {@code client_secret} are all mandatory,
-     * the last two unless the client authenticates with HTTP Basic. None may be sent twice.
+     * the last two unless the client authenticates with HTTP Basic ({@code Faltan parámetros
+     * obligatorios}). Then none may be sent twice ({@code Parámetro repetido}, the next row of the table).
      */
     static void requiredParametersCheck(MultiValueMap<String, String> form, boolean basic) {
-        for (String name : SINGLE_VALUED) {
-            List<String> values = form.get(name);
-            if (values != null && values.size() > 1) {
-                throw TokenError.REPEATED_PARAMETER.exception();
-            }
-        }
         Set<String> required = basic ? Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI)
                 : Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID,
                         OAuth2ParameterNames.CLIENT_SECRET);
@@ -99,6 +105,24 @@ class TokenRequestConverter implements AuthenticationConverter {
             if (value == null || value.isEmpty()) {
                 throw TokenError.MISSING_PARAMETERS.exception();
             }
+        }
+        for (String name : SINGLE_VALUED) {
+            List<String> values = form.get(name);
+            if (values != null && values.size() > 1) {
+                throw TokenError.REPEATED_PARAMETER.exception();
+            }
+        }
+    }
+
+    /**
+     * A client authenticates one way per request (RFC 6749 §2.3): HTTP Basic together with a non-empty
+     * form {@code client_secret} is refused as {@code Parámetro repetido}, whether or not the two agree.
+     * (A form {@code client_id} with Basic stays allowed, and must name the same client.)
+     */
+    static void singleAuthenticationCheck(MultiValueMap<String, String> form, boolean basic) {
+        String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+        if (basic && formSecret != null && !formSecret.isEmpty()) {
+            throw TokenError.REPEATED_PARAMETER.exception();
         }
     }
 
@@ -114,7 +138,10 @@ class TokenRequestConverter implements AuthenticationConverter {
         return form;
     }
 
-    /** RFC 6749 §2.3.1: {@code Basic base64(urlencode(client_id) ":" urlencode(client_secret))}. */
+    /**
+     * RFC 6749 §2.3.1: {@code Basic base64(urlencode(client_id) ":" urlencode(client_secret))}; null without
+     * a Basic header, {@link BasicCredentials#MALFORMED} when it cannot be read (refused later, in order).
+     */
     private static BasicCredentials basicCredentials(HttpServletRequest request) {
         String header = request.getHeader(HttpHeaders.AUTHORIZATION);
         if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
@@ -124,16 +151,22 @@ class TokenRequestConverter implements AuthenticationConverter {
             String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
             int colon = decoded.indexOf(':');
             if (colon <= 0) {
-                throw TokenError.INVALID_CLIENT_ID.exception();
+                return BasicCredentials.MALFORMED;
             }
             return new BasicCredentials(UriUtils.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
                     UriUtils.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8));
         }
         catch (IllegalArgumentException e) {
-            throw TokenError.INVALID_CLIENT_ID.exception();
+            return BasicCredentials.MALFORMED;
         }
     }
 
     private record BasicCredentials(String clientId, String secret) {
+
+        static final BasicCredentials MALFORMED = new BasicCredentials(null, null);
+
+        boolean malformed() {
+            return clientId == null;
+        }
     }
 }

@@ -26,6 +26,8 @@ import com.example.identity.crypto.Secrets;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The one place where API tokens are made, checked and revoked: the dashboard, the management routes,
  * {@code /api/tokens/create.php} and the OAuth token endpoint all come here. A token is 32
@@ -56,6 +58,24 @@ public class ApiTokenService {
 
     /** Counts evictions, so that a lookup that raced with one does not put back what it read. */
     private final AtomicLong evictions = new AtomicLong();
+
+    /**
+     * Digests that matched no token, so that a caller repeating an unknown token costs no query. Bounded
+     * in size ({@value #MAX_UNKNOWN} digests, about 2 MB; W-TinyLFU keeps the repeated ones) and age
+     * ({@link #UNKNOWN_TTL}). Correct across instances too: a digest gets here only when someone presented
+     * it before the token existed, which means guessing 256 random bits; this instance forgets it at once
+     * when it mints that token ({@link #mint}), another instance within {@link #UNKNOWN_TTL}.
+     */
+    private final Cache<String, Boolean> unknown = Caffeine.newBuilder()
+            .maximumSize(MAX_UNKNOWN)
+            .expireAfterWrite(UNKNOWN_TTL)
+            .build();
+
+    /** Counts tokens minted (at commit), so that a lookup that raced with one does not remember it as unknown. */
+    private final AtomicLong mints = new AtomicLong();
+
+    static final int MAX_UNKNOWN = 10_000;
+    static final Duration UNKNOWN_TTL = Duration.ofMinutes(10);
 
     /** How long another instance's revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
@@ -97,37 +117,68 @@ public class ApiTokenService {
     private IssuedToken mint(long ownerId, String name, TokenKind kind, String clientId, String scopes,
             String authorizationId, Instant expiresAt) {
         String value = Secrets.randomHex(32);
-        ApiToken token = tokens.save(new ApiToken(ownerId, name, Secrets.sha256Hex(value), value.substring(0, 8), kind,
+        String digest = Secrets.sha256Hex(value);
+        // 256 random bits are never presented before they are shown, so this digest cannot be in the
+        // negative cache; forgotten anyway, now and at commit, so that being unknown never outlives creation
+        AfterCommit.nowAndAfterCompletion(() -> {
+            mints.incrementAndGet();
+            unknown.invalidate(digest);
+        });
+        ApiToken token = tokens.save(new ApiToken(ownerId, name, digest, value.substring(0, 8), kind,
                 clientId, scopes, authorizationId, clock.instant(), expiresAt));
         return new IssuedToken(value, token);
     }
 
     /**
      * The owner of a presented token when it is valid: a known digest, not revoked, not expired, and an
-     * owner whose account is enabled. Anything that is not 64 lowercase hex characters is refused
-     * without touching the database. This is the busiest path of the service: a hit in the bounded
-     * cache costs one SHA-256 and a map lookup; a miss one indexed query joining the owner. Invalid
-     * tokens are never cached (they are rate-limited instead).
+     * owner whose account is enabled. See {@link #check}.
      */
     public Optional<TokenOwner> authenticate(String presentedToken) {
+        return Optional.ofNullable(check(presentedToken).owner());
+    }
+
+    /**
+     * What a presented token is: valid (with its owner), known but not valid (revoked, expired, or of a
+     * disabled owner), or unknown (never issued, or malformed). The rate limits tell the last two apart:
+     * only unknown tokens cost the caller's address anything.
+     *
+     * <p>This is the busiest path of the service. Anything that is not 64 lowercase hex characters is
+     * unknown without touching the database. A valid token in the bounded cache costs one SHA-256 and a
+     * map lookup; a miss one indexed query joining the owner. An unknown digest is remembered in a
+     * bounded negative cache, so repeating it costs no query either; known-invalid tokens are not cached
+     * (they are rare and their state may change).
+     */
+    public TokenCheck check(String presentedToken) {
         if (!isWellFormed(presentedToken)) {
-            return Optional.empty();
+            return TokenCheck.UNKNOWN;
         }
         Instant now = clock.instant();
         String digest = Secrets.sha256Hex(presentedToken);
         Cached cached = valid.getIfPresent(digest);
         if (cached == null) {
+            if (unknown.getIfPresent(digest) != null) {
+                return TokenCheck.UNKNOWN;
+            }
             long generationBefore = evictions.get();
-            cached = tokens.findValidationRow(digest)
-                    .filter(row -> row.revokedAt() == null)
-                    .filter(row -> row.expiresAt() == null || row.expiresAt().isAfter(now))
+            long mintsBefore = mints.get();
+            Optional<ApiTokenRepository.Row> row = tokens.findValidationRow(digest);
+            if (row.isEmpty()) {
+                if (mints.get() == mintsBefore) {
+                    // a token minted while this lookup ran may have been missed: then nothing is remembered
+                    unknown.put(digest, Boolean.TRUE);
+                }
+                return TokenCheck.UNKNOWN;
+            }
+            cached = row
+                    .filter(r -> r.revokedAt() == null)
+                    .filter(r -> r.expiresAt() == null || r.expiresAt().isAfter(now))
                     .filter(ApiTokenRepository.Row::enabled)
-                    .map(row -> new Cached(new TokenOwner(row.tokenId(), row.userId(), row.primerNombre(), row.correo(),
-                            row.rol(), row.kind(), row.clientId(), scopes(row.scopes()), row.authorizationId()),
-                            row.expiresAt(), row.lastUsedAt()))
+                    .map(r -> new Cached(new TokenOwner(r.tokenId(), r.userId(), r.primerNombre(), r.correo(),
+                            r.rol(), r.kind(), r.clientId(), scopes(r.scopes()), r.authorizationId()),
+                            r.expiresAt(), r.lastUsedAt()))
                     .orElse(null);
             if (cached == null) {
-                return Optional.empty();
+                return TokenCheck.INVALID;
             }
             if (evictions.get() == generationBefore) {
                 // a revocation that ran while this row was read may have missed it: then it is not kept
@@ -136,10 +187,24 @@ public class ApiTokenService {
         }
         if (cached.expiresAt() != null && !cached.expiresAt().isAfter(now)) {
             valid.invalidate(digest);
-            return Optional.empty();
+            return TokenCheck.INVALID;
         }
         recordUse(cached, now);
-        return Optional.of(cached.owner());
+        return new TokenCheck(cached.owner(), true);
+    }
+
+    /**
+     * The answer of {@link #check}: {@code owner} when the token is valid; {@code known} when it exists
+     * at all (valid, or revoked, expired or of a disabled owner).
+     */
+    public record TokenCheck(@Nullable TokenOwner owner, boolean known) {
+
+        static final TokenCheck UNKNOWN = new TokenCheck(null, false);
+        static final TokenCheck INVALID = new TokenCheck(null, true);
+
+        public boolean valid() {
+            return owner != null;
+        }
     }
 
     private void recordUse(Cached cached, Instant now) {

@@ -20,7 +20,7 @@ class LoginThrottleTest {
                 new IdentityProperties.AccessToken(Duration.ofHours(1)), new IdentityProperties.SigningKey(null), null,
                 new IdentityProperties.BootstrapAdmin(null, null),
                 new IdentityProperties.Login(perAccount, perAddress, Duration.ofMinutes(15), delayBase),
-                new IdentityProperties.RateLimit(true, 20, 5000));
+                new IdentityProperties.RateLimit(true, 200, 600, 5000), java.util.List.of());
         return new LoginThrottle(properties, clock);
     }
 

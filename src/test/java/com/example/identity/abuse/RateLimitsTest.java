@@ -3,60 +3,120 @@ package com.example.identity.abuse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.abuse.RateLimits.Budget;
 
 class RateLimitsTest {
 
-    RateLimits limits(int failuresPerMinute, int requestsPerSecond) {
-        var properties = new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
+    static IdentityProperties properties(boolean enabled, int failuresPerMinute, int unknownTokensPerMinute,
+            int requestsPerSecond) {
+        return new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
                 new IdentityProperties.AccessToken(Duration.ofHours(1)), new IdentityProperties.SigningKey(null), null,
                 new IdentityProperties.BootstrapAdmin(null, null),
                 new IdentityProperties.Login(5, 20, Duration.ofMinutes(15), Duration.ofSeconds(1)),
-                new IdentityProperties.RateLimit(true, failuresPerMinute, requestsPerSecond));
-        return new RateLimits(properties);
+                new IdentityProperties.RateLimit(enabled, failuresPerMinute, unknownTokensPerMinute, requestsPerSecond),
+                List.of());
+    }
+
+    RateLimits limits(int failuresPerMinute, int unknownTokensPerMinute, int requestsPerSecond) {
+        return new RateLimits(properties(true, failuresPerMinute, unknownTokensPerMinute, requestsPerSecond));
+    }
+
+    /** The figures the README and the acceptance tests (AbuseLimitsIT) state are the ones that ship. */
+    @Test
+    void shippedDefaultsAreTheDocumentedFigures() {
+        IdentityProperties shipped = new Binder(new MapConfigurationPropertySource())
+                .bindOrCreate("identity", IdentityProperties.class);
+        assertThat(shipped.rateLimit()).isEqualTo(new IdentityProperties.RateLimit(true, 200, 600, 5000));
+        assertThat(shipped.trustedProxies()).as("nobody's X-Forwarded-For is believed").isEmpty();
     }
 
     @Test
     void aSpentFailureBudgetBlocksAndAskingSpendsNothing() {
-        var limits = limits(3, 100);
-        limits.recordFailure("client|a");
-        limits.recordFailure("client|a");
-        assertThat(limits.failureBlockedFor("client|a")).isZero();
-        assertThat(limits.failureBlockedFor("client|a")).isZero();
-        limits.recordFailure("client|a");
-        assertThat(limits.failureBlockedFor("client|a")).isBetween(1L, 61L);
-        assertThat(limits.failureBlockedFor("client|b")).as("other keys keep theirs").isZero();
+        var limits = limits(3, 100, 100);
+        limits.recordFailure(Budget.TOKEN_FAILURES, "203.0.113.1");
+        limits.recordFailure(Budget.TOKEN_FAILURES, "203.0.113.1");
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "203.0.113.1")).isZero();
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "203.0.113.1")).isZero();
+        limits.recordFailure(Budget.TOKEN_FAILURES, "203.0.113.1");
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "203.0.113.1")).isBetween(1L, 60L);
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "203.0.113.2")).as("other addresses keep theirs").isZero();
+        assertThat(limits.blockedFor(Budget.UNKNOWN_TOKENS, "203.0.113.1")).as("the other budget is untouched").isZero();
+    }
+
+    @Test
+    void eachBudgetHasItsOwnSize() {
+        var limits = limits(2, 5, 100);
+        for (int i = 0; i < 4; i++) {
+            limits.recordFailure(Budget.UNKNOWN_TOKENS, "a");
+        }
+        assertThat(limits.blockedFor(Budget.UNKNOWN_TOKENS, "a")).isZero();
+        limits.recordFailure(Budget.UNKNOWN_TOKENS, "a");
+        assertThat(limits.blockedFor(Budget.UNKNOWN_TOKENS, "a")).isPositive();
+
+        limits.recordFailure(Budget.TOKEN_FAILURES, "a");
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "a")).isZero();
+        limits.recordFailure(Budget.TOKEN_FAILURES, "a");
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "a")).isPositive();
+    }
+
+    @Test
+    void retryAfterIsTheWaitForOneFailureRoundedUp() {
+        var limits = limits(60, 100, 100); // one failure back every second
+        for (int i = 0; i < 60; i++) {
+            limits.recordFailure(Budget.TOKEN_FAILURES, "a");
+        }
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "a")).isEqualTo(1);
+
+        var slow = limits(1, 100, 100); // one failure back every minute
+        slow.recordFailure(Budget.TOKEN_FAILURES, "a");
+        assertThat(slow.blockedFor(Budget.TOKEN_FAILURES, "a")).isBetween(59L, 60L);
     }
 
     @Test
     void aFloodOfNewKeysDoesNotGiveBackTheBudgetOfAKeyInUse() {
-        var limits = limits(20, 100);
+        var limits = limits(20, 100, 100);
         for (int i = 0; i < 19; i++) {
-            limits.recordFailure("address|victim");
+            limits.recordFailure(Budget.TOKEN_FAILURES, "victim");
         }
 
         // More distinct keys than a cache holds, while the victim key keeps asking, as every request of
         // it does. The old bound emptied the whole map at MAX_KEYS keys and gave every budget back.
         for (int i = 0; i < RateLimits.MAX_KEYS + 20_000; i++) {
-            limits.recordFailure("address|flood-" + i);
+            limits.recordFailure(Budget.TOKEN_FAILURES, "flood-" + i);
             if (i % 1_000 == 0) {
-                assertThat(limits.failureBlockedFor("address|victim")).isZero();
+                assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "victim")).isZero();
             }
         }
 
-        limits.recordFailure("address|victim");
-        assertThat(limits.failureBlockedFor("address|victim")).as("the 20th failure still blocks").isPositive();
+        limits.recordFailure(Budget.TOKEN_FAILURES, "victim");
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "victim")).as("the 20th failure still blocks").isPositive();
     }
 
     @Test
     void requestsBeyondThePerSecondRateWait() {
-        var limits = limits(20, 2);
-        assertThat(limits.tryRequest("token|t")).isZero();
-        assertThat(limits.tryRequest("token|t")).isZero();
-        assertThat(limits.tryRequest("token|t")).isEqualTo(1);
-        assertThat(limits.tryRequest("token|u")).isZero();
+        var limits = limits(20, 20, 2);
+        assertThat(limits.tryRequest("token|1")).isZero();
+        assertThat(limits.tryRequest("token|1")).isZero();
+        assertThat(limits.tryRequest("token|1")).isEqualTo(1);
+        assertThat(limits.tryRequest("token|2")).isZero();
+    }
+
+    @Test
+    void disabledLimitsNeverBlock() {
+        var limits = new RateLimits(properties(false, 1, 1, 1));
+        for (int i = 0; i < 5; i++) {
+            limits.recordFailure(Budget.TOKEN_FAILURES, "a");
+            limits.recordFailure(Budget.UNKNOWN_TOKENS, "a");
+            assertThat(limits.tryRequest("client|c")).isZero();
+        }
+        assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "a")).isZero();
+        assertThat(limits.blockedFor(Budget.UNKNOWN_TOKENS, "a")).isZero();
     }
 }

@@ -216,7 +216,19 @@ class AuthorizeEndpointIT extends OAuthTestBase {
     void codesAreSingleUseAndDifferent() {
         var client = newClient();
         var web = loggedInDeveloper();
-        assertThat(authorize(web, client, "openid")).isNotEqualTo(authorize(web, client, "openid"));
+        java.util.Set<String> codes = new java.util.HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            String code = authorize(web, client, "openid");
+            assertThat(code).as("URL-safe, at least 256 bits").matches("[A-Za-z0-9_-]{43,}");
+            codes.add(code);
+        }
+        assertThat(codes).as("every authorization gets a code of its own").hasSize(5);
+        for (String code : codes) {
+            assertThat(exchange(client, code).statusCode()).as("first use").isEqualTo(200);
+            var second = exchange(client, code);
+            assertThat(second.statusCode()).as("second use").isEqualTo(400);
+            assertThat(json(second).get("error").asString()).isEqualTo("Código ya utilizado");
+        }
     }
 
     @Test
@@ -261,10 +273,26 @@ class AuthorizeEndpointIT extends OAuthTestBase {
 
     @Test
     void codeRedirectIs302NeverA307() {
+        // RFC 9700 §4.12: a 307 after the login POST would make the browser re-send the password to
+        // wherever it goes next. Every redirect that carries a code or a password's result is a 302.
         var client = newClient();
-        var response = loggedInDeveloper().get(authorizeUrl(client, "openid", Map.of("state", "s7")));
-        assertThat(response.statusCode()).isEqualTo(302);
-        var login = new WebClient(ISSUER).login("dev@example.com", "dev-demo-password", "/dashboard/developer.php");
-        assertThat(login.statusCode()).isEqualTo(302);
+        String url = authorizeUrl(client, "openid", Map.of("state", "s7"));
+        String email = "r-" + java.util.UUID.randomUUID() + "@example.com";
+        accounts.create("Rita", email, "correct-password-123", com.example.identity.account.Role.USER);
+        var browser = new WebClient(ISSUER);
+
+        var toLogin = browser.get(url);
+        assertThat(toLogin.statusCode()).isEqualTo(302);
+        var login = browser.login(email, "correct-password-123", url);
+        assertThat(login.statusCode()).as("the password POST").isEqualTo(302);
+        assertThat(WebClient.location(login)).as("back to the authorization request").isEqualTo(url);
+
+        var withCode = browser.get(WebClient.location(login));
+        assertThat(withCode.statusCode()).as("the code redirect").isEqualTo(302);
+        assertThat(WebClient.location(withCode)).startsWith(client.redirectUri() + "?code=").contains("&state=s7");
+
+        var error = browser.get(authorizeUrl(client, "nope", Map.of("state", "s8")));
+        assertThat(error.statusCode()).as("an error redirect").isEqualTo(302);
+        assertThat(WebClient.location(error)).startsWith(client.redirectUri() + "?error=invalid_scope");
     }
 }

@@ -17,6 +17,7 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
         var response = new WebClient(ISSUER).get("/.well-known/openid-configuration");
 
         assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
         JsonNode doc = json(response);
         assertThat(doc.get("issuer").asString()).isEqualTo(ISSUER);
         assertThat(doc.get("authorization_endpoint").asString()).isEqualTo(ISSUER + "/oauth/authorize.php");
@@ -41,6 +42,7 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
         var response = new WebClient(ISSUER).get("/oauth/jwks.json");
 
         assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
         JsonNode keys = json(response).get("keys");
         assertThat(keys.size()).isGreaterThanOrEqualTo(1);
         JsonNode key = keys.get(0);

@@ -73,6 +73,22 @@ class SigningKeyLocationIT {
             var withoutOpenid = web.postForm("/oauth/token.php", OAuthTestBase.exchangeForm(flow.client, flow.code("email")));
             assertThat(withoutOpenid.statusCode()).isEqualTo(200);
             assertThat(OAuthTestBase.JSON.readTree(withoutOpenid.body()).has("id_token")).isFalse();
+
+            // the documented order around the key: expired, then oidc_key_missing, then code_verifier
+            var jdbc = app.getBean(JdbcTemplate.class);
+            String expired = flow.code("openid");
+            jdbc.update("update oauth_authorizations set code_expires_at = ? where code_digest = ?",
+                    java.sql.Timestamp.from(java.time.Instant.now().minusSeconds(1)), Secrets.sha256Hex(expired));
+            TokenEndpointIT.assertError(web.postForm("/oauth/token.php", OAuthTestBase.exchangeForm(flow.client, expired)),
+                    400, "Código expirado");
+
+            var pkce = web.get(OAuthTestBase.authorizeUrl(flow.client, "openid", Map.of("state", "s",
+                    "code_challenge", AuthorizationCodeExchange.s256("v".repeat(43)), "code_challenge_method", "S256")));
+            String pkceCode = UriComponentsBuilder.fromUriString(WebClient.location(pkce)).build().getQueryParams()
+                    .getFirst("code");
+            var wrongVerifier = OAuthTestBase.exchangeForm(flow.client, pkceCode);
+            wrongVerifier.put("code_verifier", "w".repeat(43));
+            TokenEndpointIT.assertError(web.postForm("/oauth/token.php", wrongVerifier), 500, "oidc_key_missing");
         }
     }
 

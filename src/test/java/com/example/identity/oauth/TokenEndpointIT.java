@@ -11,7 +11,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -270,14 +269,141 @@ class TokenEndpointIT extends OAuthTestBase {
         assertError(new WebClient(ISSUER).postRaw("/oauth/token.php", body), 400, "Parámetro repetido");
     }
 
+    /**
+     * The enum is the contract's table (decisions §1, plus the two rows this service adds, where the README
+     * puts them), row by row, in the order the checks run: written out here, not read from the enum.
+     */
     @Test
     void errorTableIsComplete() {
-        assertThat(Stream.of(TokenError.values()).map(TokenError::message)).containsAll(List.of(
-                "Método no permitido, usa POST", "grant_type inválido", "Faltan parámetros obligatorios",
-                "client_id inválido", "client_secret incorrecto", "redirect_uri no coincide con el registrado",
-                "client_revoked", "oidc_key_missing", "Código de autorización inválido", "Código ya utilizado",
-                "Código expirado", "Error interno en el servidor"));
-        assertThat(Set.of(TokenError.values())).hasSize(TokenError.values().length);
+        List<String> contract = List.of(
+                "405 Método no permitido, usa POST",
+                "400 grant_type inválido",
+                "400 Faltan parámetros obligatorios",
+                "400 Parámetro repetido",
+                "401 client_id inválido",
+                "401 client_secret incorrecto",
+                "400 redirect_uri no coincide con el registrado",
+                "401 client_revoked",
+                "400 Código de autorización inválido",
+                "400 Código ya utilizado",
+                "400 Código expirado",
+                "500 oidc_key_missing",
+                "400 code_verifier inválido",
+                "500 Error interno en el servidor");
+        assertThat(Stream.of(TokenError.values()).map(e -> e.status().value() + " " + e.message()).toList())
+                .containsExactlyElementsOf(contract);
+    }
+
+    // Every adjacent pair of the documented order: a request that fails both checks gets the earlier one.
+    // (expired before oidc_key_missing before code_verifier: SigningKeyLocationIT, which has no key.)
+
+    @Test
+    void methodComesBeforeGrantType() {
+        var response = new WebClient(ISSUER).send(HttpRequest.newBuilder(uri("/oauth/token.php"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .PUT(HttpRequest.BodyPublishers.ofString("grant_type=password")).build());
+        assertError(response, 405, "Método no permitido, usa POST");
+    }
+
+    @Test
+    void missingParametersComeBeforeRepeatedOnes() {
+        var form = exchangeForm(newClient(), "c");
+        form.remove("code");
+        String body = WebClient.encode(form) + "&redirect_uri=" + WebClient.encode(Map.of("x", "https://x.example")).substring(2);
+        assertError(new WebClient(ISSUER).postRaw("/oauth/token.php", body), 400, "Faltan parámetros obligatorios");
+    }
+
+    @Test
+    void repeatedParametersComeBeforeTheClient() {
+        var form = exchangeForm(newClient(), "c");
+        form.put("client_id", "no-such-client");
+        assertError(new WebClient(ISSUER).postRaw("/oauth/token.php", WebClient.encode(form) + "&code=d"), 400,
+                "Parámetro repetido");
+    }
+
+    @Test
+    void clientComesBeforeSecret() {
+        var form = exchangeForm(newClient(), "c");
+        form.put("client_id", "no-such-client");
+        form.put("client_secret", "wrong");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 401, "client_id inválido");
+    }
+
+    @Test
+    void secretComesBeforeRedirectUri() {
+        var client = newClient();
+        var form = exchangeForm(client, "c");
+        form.put("client_secret", "wrong");
+        form.put("redirect_uri", "https://elsewhere.example/cb");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 401, "client_secret incorrecto");
+    }
+
+    @Test
+    void redirectUriComesBeforeRevokedAndRevokedBeforeTheCode() {
+        var client = newClient();
+        clients.revoke(client.clientId());
+        var form = exchangeForm(client, "not-a-code");
+        form.put("redirect_uri", client.redirectUri() + "/other");
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400,
+                "redirect_uri no coincide con el registrado");
+        assertError(exchange(client, "not-a-code"), 401, "client_revoked");
+    }
+
+    @Test
+    void invalidCodeComesBeforeUsedAndUsedBeforeExpired() {
+        var client = newClient();
+        var other = newClient();
+        String code = authorize(loggedInDeveloper(), client, "email");
+        assertThat(exchange(client, code).statusCode()).isEqualTo(200);
+        jdbc.update("update oauth_authorizations set code_expires_at = ? where code_digest = ?",
+                Timestamp.from(Instant.now().minusSeconds(1)), Secrets.sha256Hex(code));
+
+        assertError(exchange(other, code), 400, "Código de autorización inválido");
+        assertError(exchange(client, code), 400, "Código ya utilizado");
+    }
+
+    @Test
+    void expiredComesBeforeTheVerifier() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "email", Map.of("state", "s",
+                "code_challenge", AuthorizationCodeExchange.s256("v".repeat(43)), "code_challenge_method", "S256"));
+        jdbc.update("update oauth_authorizations set code_expires_at = ? where code_digest = ?",
+                Timestamp.from(Instant.now().minusSeconds(1)), Secrets.sha256Hex(code));
+        var form = exchangeForm(client, code);
+        form.put("code_verifier", "w".repeat(43));
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form), 400, "Código expirado");
+    }
+
+    /** RFC 6749 §2.3: one authentication method per request. */
+    @Test
+    void basicAndAFormSecretTogetherThen400Repeated() {
+        var client = newClient();
+        String code = authorize(loggedInDeveloper(), client, "email");
+        var form = exchangeForm(client, code);
+        form.remove("client_id");
+
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form, "Authorization",
+                basic(client.clientId(), client.clientSecret())), 400, "Parámetro repetido");
+        form.put("client_secret", "");
+        assertThat(new WebClient(ISSUER).postForm("/oauth/token.php", form, "Authorization",
+                basic(client.clientId(), client.clientSecret())).statusCode())
+                .as("an empty form secret authenticates nothing; the code was not spent").isEqualTo(200);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "Basic !!!not-base64", "Basic bm9jb2xvbg==", "Basic OnNlY3JldA==" })
+    void malformedBasicHeaderComesAfterMissingParameters(String header) {
+        var client = newClient();
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", "authorization_code");
+        form.put("redirect_uri", client.redirectUri());
+        assertError(new WebClient(ISSUER).postForm("/oauth/token.php", form, "Authorization", header), 400,
+                "Faltan parámetros obligatorios");
+
+        form.put("code", "c");
+        var refused = new WebClient(ISSUER).postForm("/oauth/token.php", form, "Authorization", header);
+        assertError(refused, 401, "client_id inválido");
+        assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"oauth\"");
     }
 
     static String basic(String clientId, String secret) {

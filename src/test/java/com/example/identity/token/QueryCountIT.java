@@ -74,6 +74,38 @@ class QueryCountIT {
         assertThat(queries()).as("cached: no query at all").isZero();
     }
 
+    /** A caller repeating an unknown token (a game with a stale token) is answered from the negative cache. */
+    @Test
+    void aRepeatedUnknownTokenCostsOneQueryThenNone() {
+        String unknown = com.example.identity.crypto.Secrets.randomHex(32);
+        var web = new WebClient(port);
+
+        statistics.clear();
+        assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + unknown).statusCode()).isEqualTo(401);
+        assertThat(queries()).as("first time: the lookup").isEqualTo(1);
+
+        statistics.clear();
+        for (int i = 0; i < 20; i++) {
+            assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + unknown).statusCode()).isEqualTo(401);
+        }
+        assertThat(queries()).as("remembered as unknown: no query at all").isZero();
+
+        statistics.clear();
+        assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer not-even-hex").statusCode()).isEqualTo(401);
+        assertThat(queries()).as("malformed: never a query").isZero();
+    }
+
+    /** A token that exists but is revoked is looked up each time (its state can change), never cached as unknown. */
+    @Test
+    void aMintedTokenIsNeverTakenForUnknown() {
+        var owner = accounts.create("M", "m-" + UUID.randomUUID() + "@example.com", "query-password-1", Role.DEVELOPER_API);
+        var web = new WebClient(port);
+        for (int i = 0; i < 20; i++) {
+            String token = tokens.createPersonal(owner.getId(), "m" + i).value();
+            assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode()).isEqualTo(200);
+        }
+    }
+
     @Test
     void codeExchangeCostsASmallFixedNumberOfQueries() {
         long dev = accounts.findByEmail("dev@example.com").orElseThrow().getId();
