@@ -6,6 +6,8 @@ import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /**
  * {@code java -jar identity-service.jar import --users=... --tokens=... --clients=... [--dry-run] [--update]}:
@@ -46,19 +48,27 @@ public final class ImportCommand {
             return 2;
         }
         var application = new SpringApplication(applicationClass);
+        application.setWebApplicationType(WebApplicationType.SERVLET);
         application.setRegisterShutdownHook(false);
-        // quiet by default: the report is the output (each can be overridden on the command line)
+        // quiet by default: the report is the output (--logging.level.root=INFO shows the start)
         application.setDefaultProperties(Map.of(
                 "logging.level.root", "WARN",
-                "spring.main.web-application-type", WebApplicationType.SERVLET.name(),
                 "spring.main.banner-mode", "off",
-                "spring.main.log-startup-info", "false",
-                // the import uses one connection at a time; the service's pool of 10 would only take
-                // connections from a shared PostgreSQL
-                "spring.datasource.hikari.maximum-pool-size", "2"));
-        String[] withoutPorts = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
-                java.util.stream.Stream.of("--server.port=-1", "--management.server.port=-1")).toArray(String[]::new);
-        try (ConfigurableApplicationContext context = application.run(withoutPorts)) {
+                "spring.main.log-startup-info", "false"));
+        application.addInitializers(context -> {
+            var sources = context.getEnvironment().getPropertySources();
+            // no HTTP port, whatever the configuration says
+            sources.addFirst(new MapPropertySource("import-command", Map.of(
+                    "server.port", "-1",
+                    "management.server.port", "-1")));
+            // the import uses one connection at a time: the service's pool (application.yml) would only take
+            // connections from a shared PostgreSQL; the environment and the command line may still say otherwise
+            if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
+                sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new MapPropertySource(
+                        "import-command-defaults", Map.of("spring.datasource.hikari.maximum-pool-size", "2")));
+            }
+        });
+        try (ConfigurableApplicationContext context = application.run(args)) {
             ImportReport report = context.getBean(LegacyImport.class).run(options, operator());
             report.print(out);
             return report.exitCode();
