@@ -1,25 +1,30 @@
 package com.example.identity.account;
 
-import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
-
+import org.springframework.data.domain.Sort;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.common.Names;
+import com.example.identity.crypto.Secrets;
 
 /** Creates and changes accounts. Every other feature goes through here, never to the repository. */
 @Service
 public class AccountService {
 
+    /** Shortest password a user may choose (ASVS 5.0 6.2.1 asks for at least 8; we ask for 12). */
+    public static final int MIN_PASSWORD_LENGTH = 12;
+    /** Longest password accepted, to bound the hashing work. */
+    public static final int MAX_PASSWORD_LENGTH = 256;
+
     /** A pragmatic e-mail shape: something@host.tld, no spaces, at most 254 characters. */
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s.]+(\\.[^@\\s.]+)+");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final UserAccountRepository users;
     private final PasswordEncoder passwordEncoder;
@@ -42,13 +47,12 @@ public class AccountService {
      */
     @Transactional
     public NewAccount createWithTemporaryPassword(String primerNombre, String correo, Role rol) {
-        String name = primerNombre == null ? "" : primerNombre.strip();
-        if (name.isEmpty()) {
-            throw new InvalidAccountException("primer_nombre", "Falta el nombre");
-        }
-        if (name.length() > 100 || name.chars().anyMatch(Character::isISOControl)) {
-            throw new InvalidAccountException("primer_nombre", "Nombre demasiado largo o inválido");
-        }
+        // the rule of every name here (common/Names): trimmed, 1 to 100, no control characters
+        Names.problemWith(primerNombre).ifPresent(problem -> {
+            throw new InvalidAccountException("primer_nombre",
+                    problem == Names.Problem.MISSING ? "Falta el nombre" : "Nombre demasiado largo o inválido");
+        });
+        String name = Names.clean(primerNombre);
         String email = correo == null ? "" : correo.strip();
         if (!isValidEmail(email)) {
             throw new InvalidAccountException("correo", "Correo inválido");
@@ -56,9 +60,7 @@ public class AccountService {
         if (rol == null) {
             throw new InvalidAccountException("rol", "Rol inválido");
         }
-        byte[] bytes = new byte[15];
-        RANDOM.nextBytes(bytes);
-        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String password = Secrets.randomUrlSafe(15);
         UserAccount account = create(name, email, password, rol);
         account.requirePasswordChange();
         return new NewAccount(account, password);
@@ -68,11 +70,6 @@ public class AccountService {
     public static boolean isValidEmail(String correo) {
         return correo != null && correo.length() <= 254 && EMAIL.matcher(correo).matches();
     }
-
-    /** Shortest password a user may choose (ASVS 5.0 6.2.1 asks for at least 8; we ask for 12). */
-    public static final int MIN_PASSWORD_LENGTH = 12;
-    /** Longest password accepted, to bound the hashing work. */
-    public static final int MAX_PASSWORD_LENGTH = 256;
 
     /**
      * A user changes their own password, proving the current one.
@@ -129,7 +126,7 @@ public class AccountService {
 
     @Transactional(readOnly = true)
     public List<UserAccount> listAll() {
-        return users.findAll(org.springframework.data.domain.Sort.by("id"));
+        return users.findAll(Sort.by("id"));
     }
 
     /**

@@ -1,8 +1,5 @@
 package com.example.identity.account;
 
-import java.security.SecureRandom;
-import java.util.Base64;
-
 import javax.sql.DataSource;
 
 import org.slf4j.Logger;
@@ -15,6 +12,7 @@ import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.crypto.Secrets;
 
 /**
  * Fills an empty database at start: the demo data of decisions §9 when {@code identity.demo-data} is on
@@ -89,8 +87,6 @@ class InitialAccounts implements ApplicationRunner {
     }
 
     private static String randomPassword() {
-        byte[] bytes = new byte[18];
-        new SecureRandom().nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return Secrets.randomUrlSafe(18);
     }
 }

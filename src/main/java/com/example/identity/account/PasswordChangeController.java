@@ -1,5 +1,7 @@
 package com.example.identity.account;
 
+import java.util.Map;
+
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -54,7 +56,7 @@ class PasswordChangeController {
         model.addAttribute("required", user.passwordChangeRequired());
         model.addAttribute("redirect", back);
         if (nueva == null || !nueva.equals(repetida)) {
-            model.addAttribute("errors", java.util.Map.of("repetida", "Las contraseñas nuevas no coinciden"));
+            model.addAttribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden"));
             return VIEW;
         }
         try {
@@ -68,7 +70,7 @@ class PasswordChangeController {
             sessions.saveContext(context, request, response);
         }
         catch (AccountService.InvalidAccountException e) {
-            model.addAttribute("errors", java.util.Map.of(e.field(), e.getMessage()));
+            model.addAttribute("errors", Map.of(e.field(), e.getMessage()));
             return VIEW;
         }
         if (back != null) {

@@ -1,18 +1,13 @@
 package com.example.identity.account;
 
-import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
 
+import com.example.identity.common.ValueConverter;
+
 @Converter(autoApply = true)
-class RoleConverter implements AttributeConverter<Role, String> {
+class RoleConverter extends ValueConverter<Role> {
 
-    @Override
-    public String convertToDatabaseColumn(Role role) {
-        return role == null ? null : role.value();
-    }
-
-    @Override
-    public Role convertToEntityAttribute(String value) {
-        return value == null ? null : Role.fromValue(value);
+    RoleConverter() {
+        super(Role::value, Role::fromValue);
     }
 }

@@ -11,25 +11,55 @@ import com.example.identity.token.BearerTokenAuthentication;
 import com.example.identity.token.TokenKind;
 
 /**
- * The {@link Caller} behind a request to the management routes: the user of the browser session, or
- * the owner of a personal bearer token. A token issued to an OAuth client is no caller here (the API
- * chain has already refused it with {@code Permiso denegado}).
+ * Who is calling an {@code /api/} route: the user of the browser session, or the owner of a bearer
+ * token. The one place that reads a role and a token's scope from an {@link Authentication}.
  */
-public final class ApiCaller {
+final class ApiCaller {
 
     private ApiCaller() {
     }
 
-    public static Optional<Caller> of(Authentication authentication) {
-        if (authentication == null) {
-            return Optional.empty();
+    /**
+     * The caller of a management route (decisions §11, §15): a session's user, or the owner of a personal
+     * token of scope {@code gestion}. A {@code perfil} token or a token issued to an OAuth client is none
+     * (the API chain has already refused them with {@code Permiso denegado}; this is the second lock).
+     *
+     * @throws ApiProblem 403 {@code Permiso denegado} when there is no such caller
+     */
+    static Caller require(Authentication authentication) {
+        if (authentication != null && authentication.getPrincipal() instanceof AccountPrincipal user) {
+            return Caller.of(user);
         }
+        if (authentication instanceof BearerTokenAuthentication bearer && bearer.owner().mayManage()) {
+            return new Caller(bearer.owner().userId(), bearer.owner().rol() == Role.ADMIN);
+        }
+        throw ApiProblem.forbidden(ApiSecurityConfig.DENIED);
+    }
+
+    /**
+     * The role behind a session or a personal token. A token issued to an OAuth client acts for no role
+     * here: it is good for {@code /api/userinfo.php} only.
+     */
+    static Optional<Role> roleOf(Authentication authentication) {
         if (authentication.getPrincipal() instanceof AccountPrincipal user) {
-            return Optional.of(Caller.of(user));
+            return Optional.of(user.rol());
         }
         if (authentication instanceof BearerTokenAuthentication bearer && bearer.owner().kind() == TokenKind.PERSONAL) {
-            return Optional.of(new Caller(bearer.owner().userId(), bearer.owner().rol() == Role.ADMIN));
+            return Optional.of(bearer.owner().rol());
         }
         return Optional.empty();
+    }
+
+    /** A {@code developer_api} or {@code admin} caller ({@link Role#isDeveloper}). */
+    static boolean isDeveloper(Authentication authentication) {
+        return roleOf(authentication).map(Role::isDeveloper).orElse(false);
+    }
+
+    /**
+     * Whether a caller that passed the role check may use the management routes: a session always; a
+     * bearer token only when it is a personal token of scope {@code gestion}.
+     */
+    static boolean mayManage(Authentication authentication) {
+        return !(authentication instanceof BearerTokenAuthentication bearer) || bearer.owner().mayManage();
     }
 }

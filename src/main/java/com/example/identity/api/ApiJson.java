@@ -11,13 +11,18 @@ import org.springframework.http.ResponseEntity;
 import com.example.identity.common.JsonContent;
 
 /**
- * The {@code {"ok": false, "error": "..."}} answers of {@code /api/*} (specification §4.1, decisions §1),
- * written straight to the response by the security handlers of the API chain.
+ * The answers of {@code /api/*} (specification §4.1, decisions §1): every one
+ * {@code application/json;charset=UTF-8} with {@code Cache-Control: no-store}. Controllers return
+ * {@link #ok} bodies and throw {@link ApiProblem} for refusals ({@link ApiErrors} answers them); the
+ * security chains, which run before any controller, write their refusals with {@link #error}.
  */
 public final class ApiJson {
 
-
     private ApiJson() {
+    }
+
+    /** {@code {"ok":false,"error":"..."}}. */
+    record Error(boolean ok, String error) {
     }
 
     /** A 200 with {@code body}, the contract's content type and {@code Cache-Control: no-store}. */
@@ -25,6 +30,7 @@ public final class ApiJson {
         return ResponseEntity.ok().contentType(JsonContent.MEDIA_TYPE).header(HttpHeaders.CACHE_CONTROL, "no-store").body(body);
     }
 
+    /** Writes {@code {"ok":false,"error":"..."}} straight to the response (for filters and security handlers). */
     public static void error(HttpServletResponse response, int status, String error) throws IOException {
         response.setStatus(status);
         response.setContentType(JsonContent.TYPE);

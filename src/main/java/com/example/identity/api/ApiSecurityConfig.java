@@ -9,26 +9,26 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authorization.AuthorizationDecision;
-import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.context.DelegatingSecurityContextRepository;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.csrf.CsrfFilter;
 
-import com.example.identity.account.AccountPrincipal;
-import com.example.identity.account.Role;
 import com.example.identity.abuse.RateLimits;
-import com.example.identity.web.RestrictiveHeaders;
+import com.example.identity.account.AccountPrincipal;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.web.RestrictiveHeaders;
 
 /**
  * Chain 2b, matches the rest of {@code /api/**}: token creation and the JSON routes for developers. A
@@ -43,6 +43,9 @@ class ApiSecurityConfig {
     static final String NO_SESSION = "Sesión no iniciada";
     static final String DENIED = "Permiso denegado";
     static final String BAD_CSRF = "Token CSRF inválido";
+    static final String CREATE_TOKEN = "/api/tokens/create.php";
+    /** The JSON twins of the dashboard (decisions §11) and whatever joins them under these paths. */
+    static final String[] MANAGEMENT_ROUTES = { "/api/tokens/**", "/api/clients/**" };
 
     /**
      * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the bearer filter
@@ -84,6 +87,10 @@ class ApiSecurityConfig {
             .securityContext(context -> context.securityContextRepository(
                     new DelegatingSecurityContextRepository(requestContexts, new HttpSessionSecurityContextRepository())))
             .authorizeHttpRequests(authorize -> authorize
+                // token creation needs a session (a bearer is no session: the controller says so)
+                .requestMatchers(CREATE_TOKEN).access(ApiSecurityConfig::developerInGoodStanding)
+                // the management routes (decisions §11): a bearer token must be of scope gestion (§15)
+                .requestMatchers(MANAGEMENT_ROUTES).access(ApiSecurityConfig::manager)
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
@@ -110,13 +117,13 @@ class ApiSecurityConfig {
      * Refusals in the order session, role, CSRF: a caller without a session hears that first, even when
      * the CSRF filter was the one that stopped the request.
      */
-    static void denied(HttpServletRequest request, HttpServletResponse response,
-            org.springframework.security.access.AccessDeniedException exception) throws IOException {
+    static void denied(HttpServletRequest request, HttpServletResponse response, AccessDeniedException exception)
+            throws IOException {
         Authentication caller = SecurityContextHolder.getContext().getAuthentication();
         if (caller == null || caller instanceof AnonymousAuthenticationToken || !caller.isAuthenticated()) {
             ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, NO_SESSION);
         }
-        else if (!isDeveloper(caller)) {
+        else if (!ApiCaller.isDeveloper(caller)) {
             ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, DENIED);
         }
         else if (exception instanceof CsrfException) {
@@ -137,11 +144,13 @@ class ApiSecurityConfig {
         boolean pendingPasswordChange = caller.getPrincipal() instanceof AccountPrincipal user
                 && user.passwordChangeRequired();
         return new AuthorizationDecision(caller.isAuthenticated() && !(caller instanceof AnonymousAuthenticationToken)
-                && isDeveloper(caller) && !pendingPasswordChange);
+                && ApiCaller.isDeveloper(caller) && !pendingPasswordChange);
     }
 
-    static boolean isDeveloper(Authentication caller) {
-        return caller.getAuthorities().stream().anyMatch(a -> a.getAuthority().equals(Role.DEVELOPER_API.authority().getAuthority())
-                || a.getAuthority().equals(Role.ADMIN.authority().getAuthority()));
+    /** {@link #developerInGoodStanding}, and a bearer token of scope {@code gestion} (decisions §15). */
+    static AuthorizationDecision manager(Supplier<? extends Authentication> authentication,
+            RequestAuthorizationContext context) {
+        return new AuthorizationDecision(developerInGoodStanding(authentication, context).isGranted()
+                && ApiCaller.mayManage(authentication.get()));
     }
 }

@@ -1,11 +1,9 @@
 package com.example.identity.api;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -14,8 +12,6 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.Caller;
-import com.example.identity.api.ApiCaller;
-import com.example.identity.api.ApiJson;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.OAuthClient;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -35,73 +31,37 @@ class ClientManagementController {
     }
 
     @GetMapping("/api/clients/list.php")
-    ResponseEntity<?> list(Authentication authentication, HttpServletResponse response) throws IOException {
-        Caller caller = caller(authentication, response);
-        if (caller == null) {
-            return null;
-        }
+    ResponseEntity<ClientList> list(Authentication authentication) {
+        Caller caller = ApiCaller.require(authentication);
         return ApiJson.ok(new ClientList(true, clients.visibleTo(caller).stream().map(ClientView::of).toList()));
     }
 
     @PostMapping("/api/clients/create.php")
-    ResponseEntity<?> create(Authentication authentication, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
-        Caller caller = caller(authentication, response);
-        if (caller == null) {
-            return null;
-        }
-        String name = single(request, "name");
-        String redirectUri = single(request, "redirect_uri");
-        if (name == null || redirectUri == null) {
-            ApiJson.error(response, HttpServletResponse.SC_BAD_REQUEST,
-                    name == null ? "Parámetro repetido: name" : "Parámetro repetido: redirect_uri");
-            return null;
-        }
+    ResponseEntity<Created> create(Authentication authentication, HttpServletRequest request) {
+        Caller caller = ApiCaller.require(authentication);
+        String name = FormFields.single(request, "name");
+        String redirectUri = FormFields.single(request, "redirect_uri");
         try {
             var created = clients.register(caller.userId(), name, redirectUri);
             return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
                     created.redirectUri())));
         }
         catch (ClientService.InvalidRegistrationException e) {
-            ApiJson.error(response, HttpServletResponse.SC_BAD_REQUEST, e.getMessage());
-            return null;
+            throw ApiProblem.badRequest(e.getMessage());
         }
     }
 
     @PostMapping("/api/clients/revoke.php")
-    ResponseEntity<?> revoke(Authentication authentication, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
-        Caller caller = caller(authentication, response);
-        if (caller == null) {
-            return null;
-        }
-        String clientId = single(request, "client_id");
-        if (clientId == null || clientId.isBlank()) {
-            ApiJson.error(response, HttpServletResponse.SC_BAD_REQUEST, "Falta el parámetro client_id");
-            return null;
+    ResponseEntity<Map<String, Boolean>> revoke(Authentication authentication, HttpServletRequest request) {
+        Caller caller = ApiCaller.require(authentication);
+        String clientId = FormFields.single(request, "client_id");
+        if (clientId.isBlank()) {
+            throw ApiProblem.badRequest("Falta el parámetro client_id");
         }
         if (!clients.revokeAs(caller, clientId)) {
-            ApiJson.error(response, HttpServletResponse.SC_NOT_FOUND, "Aplicación no encontrada");
-            return null;
+            throw ApiProblem.notFound("Aplicación no encontrada");
         }
         return ApiJson.ok(Map.of("ok", true));
-    }
-
-    private static Caller caller(Authentication authentication, HttpServletResponse response) throws IOException {
-        Caller caller = ApiCaller.of(authentication).orElse(null);
-        if (caller == null) {
-            ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, "Permiso denegado");
-        }
-        return caller;
-    }
-
-    /** The one value of a form field, "" when absent, null when sent more than once. */
-    private static String single(HttpServletRequest request, String name) {
-        String[] values = request.getParameterValues(name);
-        if (values == null || values.length == 0) {
-            return "";
-        }
-        return values.length == 1 ? values[0] : null;
     }
 
     record ClientList(boolean ok, List<ClientView> clients) {
@@ -114,8 +74,7 @@ class ClientManagementController {
 
         static ClientView of(OAuthClient client) {
             return new ClientView(client.getClientId(), client.getName(), client.getRedirectUri(),
-                    client.getCreatedAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(),
-                    client.isRevoked());
+                    TokenManagementController.iso(client.getCreatedAt()), client.isRevoked());
         }
     }
 

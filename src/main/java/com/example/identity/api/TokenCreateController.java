@@ -1,9 +1,8 @@
 package com.example.identity.api;
 
-import java.io.IOException;
+import java.util.Optional;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -11,12 +10,15 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.common.Names;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 /**
- * {@code POST /api/tokens/create.php} (specification §4.2, decisions §5): a personal token for the
- * logged-in developer. The API chain has already required a session of a {@code developer_api} or
- * {@code admin} user and the CSRF token; a bearer token is not a session.
+ * {@code POST /api/tokens/create.php} (specification §4.2, decisions §5 and §15): a personal token for
+ * the logged-in developer, of scope {@code perfil} unless {@code scope=gestion} is asked for. The API
+ * chain has already required a session of a {@code developer_api} or {@code admin} user and the CSRF
+ * token; a bearer token is not a session. Checks run in the order name, then scope.
  */
 @RestController
 class TokenCreateController {
@@ -25,6 +27,7 @@ class TokenCreateController {
     static final String NAME_TOO_LONG = "name demasiado largo";
     static final String NAME_INVALID = "name inválido";
     static final String REPEATED = "Parámetro repetido: name";
+    static final String SCOPE_INVALID = "scope inválido";
 
     private final ApiTokenService tokens;
 
@@ -33,38 +36,41 @@ class TokenCreateController {
     }
 
     @PostMapping("/api/tokens/create.php")
-    ResponseEntity<Created> create(Authentication caller, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
+    ResponseEntity<Created> create(Authentication caller, HttpServletRequest request) {
         if (!(caller.getPrincipal() instanceof AccountPrincipal user)) {
-            ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, ApiSecurityConfig.NO_SESSION);
-            return null;
+            throw ApiProblem.unauthorized(ApiSecurityConfig.NO_SESSION, null);
         }
         String[] names = request.getParameterValues("name");
         String problem = problemWithName(names);
         if (problem != null) {
-            ApiJson.error(response, HttpServletResponse.SC_BAD_REQUEST, problem);
-            return null;
+            throw ApiProblem.badRequest(problem);
         }
-        var issued = tokens.createPersonal(user.id(), names[0]);
+        var issued = tokens.createPersonal(user.id(), names[0], scope(request));
         return ApiJson.ok(new Created(true, issued.value()));
     }
 
-    /** name is required, trimmed, 1 to 100 characters, no control characters, sent once. */
+    /** name is required, sent once, and follows the shared rule ({@link Names}: trimmed, 1 to 100, no control characters). */
     static String problemWithName(String[] names) {
-        if (names == null || names.length == 0 || names[0].strip().isEmpty()) {
+        var problem = names == null || names.length == 0 ? Optional.of(Names.Problem.MISSING) : Names.problemWith(names[0]);
+        if (problem.isPresent() && problem.get() == Names.Problem.MISSING) {
             return MISSING_NAME;
         }
         if (names.length > 1) {
             return REPEATED;
         }
-        String name = names[0].strip();
-        if (name.length() > ApiTokenService.MAX_NAME_LENGTH) {
-            return NAME_TOO_LONG;
+        return problem.map(p -> p == Names.Problem.TOO_LONG ? NAME_TOO_LONG : NAME_INVALID).orElse(null);
+    }
+
+    /** {@code perfil} when absent; exactly {@code perfil} or {@code gestion} when sent (once). */
+    static TokenScope scope(HttpServletRequest request) {
+        String[] scopes = request.getParameterValues("scope");
+        if (scopes == null || scopes.length == 0) {
+            return TokenScope.DEFAULT;
         }
-        if (name.chars().anyMatch(Character::isISOControl)) {
-            return NAME_INVALID;
+        if (scopes.length > 1) {
+            throw ApiProblem.badRequest("Parámetro repetido: scope");
         }
-        return null;
+        return TokenScope.fromValue(scopes[0]).orElseThrow(() -> ApiProblem.badRequest(SCOPE_INVALID));
     }
 
     record Created(boolean ok, String token) {

@@ -1,13 +1,11 @@
 package com.example.identity.api;
 
-import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -35,45 +33,35 @@ class TokenManagementController {
     }
 
     @GetMapping("/api/tokens/list.php")
-    ResponseEntity<?> list(Authentication authentication, HttpServletResponse response) throws IOException {
-        Caller caller = ApiCaller.of(authentication).orElse(null);
-        if (caller == null) {
-            ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, ApiSecurityConfig.DENIED);
-            return null;
-        }
-        List<TokenView> views = tokens.visibleTo(caller).stream().map(TokenView::of).toList();
-        return ApiJson.ok(new TokenList(true, views));
+    ResponseEntity<TokenList> list(Authentication authentication) {
+        Caller caller = ApiCaller.require(authentication);
+        return ApiJson.ok(new TokenList(true, tokens.visibleTo(caller).stream().map(TokenView::of).toList()));
     }
 
     @PostMapping("/api/tokens/revoke.php")
-    ResponseEntity<?> revoke(Authentication authentication, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
-        Caller caller = ApiCaller.of(authentication).orElse(null);
-        if (caller == null) {
-            ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, ApiSecurityConfig.DENIED);
-            return null;
+    ResponseEntity<Map<String, Boolean>> revoke(Authentication authentication, HttpServletRequest request) {
+        Caller caller = ApiCaller.require(authentication);
+        if (!tokens.revokeAs(caller, id(request))) {
+            throw ApiProblem.notFound("Token no encontrado");
         }
+        return ApiJson.ok(Map.of("ok", true));
+    }
+
+    /** The {@code id} field: present, sent once, a number. */
+    private static long id(HttpServletRequest request) {
         String[] ids = request.getParameterValues("id");
         if (ids == null || ids.length == 0 || ids[0].isBlank()) {
-            ApiJson.error(response, HttpServletResponse.SC_BAD_REQUEST, "Falta el parámetro id");
-            return null;
+            throw ApiProblem.badRequest("Falta el parámetro id");
         }
-        long id;
         try {
             if (ids.length > 1 || ids[0].length() > 19) {
                 throw new NumberFormatException();
             }
-            id = Long.parseLong(ids[0]);
+            return Long.parseLong(ids[0]);
         }
         catch (NumberFormatException e) {
-            ApiJson.error(response, HttpServletResponse.SC_BAD_REQUEST, "id inválido");
-            return null;
+            throw ApiProblem.badRequest("id inválido");
         }
-        if (!tokens.revokeAs(caller, id)) {
-            ApiJson.error(response, HttpServletResponse.SC_NOT_FOUND, "Token no encontrado");
-            return null;
-        }
-        return ApiJson.ok(Map.of("ok", true));
     }
 
     /** ISO-8601 UTC to the second, or null. */
@@ -84,14 +72,15 @@ class TokenManagementController {
     record TokenList(boolean ok, List<TokenView> tokens) {
     }
 
-    @JsonPropertyOrder({ "id", "name", "prefix", "created_at", "last_used_at", "expires_at", "revoked" })
+    /** {@code scope}: {@code perfil} or {@code gestion} for a personal token, the OAuth scopes for a client's. */
+    @JsonPropertyOrder({ "id", "name", "prefix", "created_at", "last_used_at", "expires_at", "revoked", "scope" })
     record TokenView(long id, String name, String prefix, @JsonProperty("created_at") String createdAt,
             @JsonProperty("last_used_at") String lastUsedAt, @JsonProperty("expires_at") String expiresAt,
-            boolean revoked) {
+            boolean revoked, String scope) {
 
         static TokenView of(ApiToken token) {
             return new TokenView(token.getId(), token.getName(), token.getPrefix(), iso(token.getCreatedAt()),
-                    iso(token.getLastUsedAt()), iso(token.getExpiresAt()), token.isRevoked());
+                    iso(token.getLastUsedAt()), iso(token.getExpiresAt()), token.isRevoked(), token.scope());
         }
     }
 }

@@ -1,10 +1,5 @@
 package com.example.identity.api;
 
-import java.io.IOException;
-
-import jakarta.servlet.http.HttpServletResponse;
-
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -19,7 +14,8 @@ import com.example.identity.token.TokenOwner;
 /**
  * {@code GET /api/userinfo.php} (specification §4.1): the profile of the owner of the bearer token, with
  * exactly the keys {@code id}, {@code primer_nombre}, {@code correo}, {@code rol}. A session is not enough:
- * without a bearer token the answer is 401 {@code Falta token Bearer}.
+ * without a bearer token the answer is 401 {@code Falta token Bearer}. Any valid token will do, whatever
+ * its scope.
  */
 @RestController
 class UserInfoController {
@@ -27,11 +23,9 @@ class UserInfoController {
     static final String MISSING = "Falta token Bearer";
 
     @GetMapping("/api/userinfo.php")
-    ResponseEntity<UserInfo> userinfo(Authentication caller, HttpServletResponse response) throws IOException {
+    ResponseEntity<UserInfo> userinfo(Authentication caller) {
         if (!(caller instanceof BearerTokenAuthentication bearer)) {
-            response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-            ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, MISSING);
-            return null;
+            throw ApiProblem.unauthorized(MISSING, "Bearer");
         }
         TokenOwner owner = bearer.owner();
         return ApiJson.ok(new UserInfo(true, new User(owner.userId(), owner.primerNombre(), owner.correo(),

@@ -1,8 +1,6 @@
 package com.example.identity.client;
 
-import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,6 +10,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -21,11 +20,6 @@ import com.example.identity.crypto.Secrets;
  */
 @Service
 public class ClientService {
-
-    /** Longest application name. */
-    public static final int MAX_NAME_LENGTH = 100;
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final OAuthClientRepository clients;
     private final DatabaseRegisteredClientRepository registrations;
@@ -58,12 +52,6 @@ public class ClientService {
     /** The demo application of decisions §9, with its publicly known id and secret. */
     @Transactional
     NewCredentials registerDemo(long ownerId, String name, String redirectUri, String clientId, String secret) {
-        return save(ownerId, name, redirectUri, clientId, secret);
-    }
-
-    /** The benchmark's application ({@code bench} profile only), with a known id and secret. */
-    @Transactional
-    public NewCredentials registerBenchmark(long ownerId, String name, String redirectUri, String clientId, String secret) {
         return save(ownerId, name, redirectUri, clientId, secret);
     }
 
@@ -144,18 +132,16 @@ public class ClientService {
         return clients.findAllByOrderByCreatedAtDesc();
     }
 
+    /** The name rule shared with tokens ({@link Names}), in the API's words. */
     private static String validName(String name) {
-        String clean = name == null ? "" : name.strip();
-        if (clean.isEmpty()) {
-            throw new InvalidRegistrationException("name", "Falta el parámetro name");
-        }
-        if (clean.length() > MAX_NAME_LENGTH) {
-            throw new InvalidRegistrationException("name", "name demasiado largo");
-        }
-        if (clean.chars().anyMatch(Character::isISOControl)) {
-            throw new InvalidRegistrationException("name", "name inválido");
-        }
-        return clean;
+        Names.problemWith(name).ifPresent(problem -> {
+            throw new InvalidRegistrationException("name", switch (problem) {
+                case MISSING -> "Falta el parámetro name";
+                case TOO_LONG -> "name demasiado largo";
+                case INVALID -> "name inválido";
+            });
+        });
+        return Names.clean(name);
     }
 
     private static void validRedirectUri(String redirectUri) {
@@ -165,9 +151,7 @@ public class ClientService {
     }
 
     private static String newClientId() {
-        byte[] bytes = new byte[18];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return Secrets.randomUrlSafe(18);
     }
 
     /** Credentials as they are shown once: {@code clientSecret} is the plain secret. */

@@ -1,5 +1,6 @@
 package com.example.identity.client;
 
+import java.time.Duration;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -16,9 +17,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.IdentityProperties;
-import com.example.identity.common.AfterCommit;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import com.example.identity.common.LookupCache;
 
 /**
  * Spring Authorization Server's view of the {@code oauth_clients} table. Every application is a
@@ -32,8 +31,8 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
 
     /** Client setting that marks a revoked application; the endpoints answer {@code client_revoked}. */
     public static final String REVOKED = "identity.client.revoked";
-    /** Client setting with the owner's user id. */
-    public static final String OWNER_ID = "identity.client.owner-id";
+    /** How long another instance's rotation or revocation may take to be seen here. */
+    static final Duration CACHE_TTL = Duration.ofSeconds(30);
     /** The only scopes this server knows (specification §2.7). */
     public static final Set<String> SCOPES = Set.of(OidcScopes.OPENID, OidcScopes.EMAIL, OidcScopes.PROFILE);
 
@@ -44,12 +43,7 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
      * and revocation on this instance evict at once, on another within {@link #CACHE_TTL}. Unknown ids
      * are not cached.
      */
-    private final Cache<String, RegisteredClient> cache = Caffeine.newBuilder()
-            .maximumSize(10_000)
-            .expireAfterWrite(CACHE_TTL)
-            .build();
-
-    static final java.time.Duration CACHE_TTL = java.time.Duration.ofSeconds(30);
+    private final LookupCache<String, RegisteredClient> cache = new LookupCache<>(10_000, CACHE_TTL);
 
     DatabaseRegisteredClientRepository(OAuthClientRepository clients, IdentityProperties properties) {
         this.clients = clients;
@@ -58,7 +52,6 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                 .accessTokenTimeToLive(properties.accessToken().ttl())
                 .accessTokenFormat(OAuth2TokenFormat.REFERENCE)
                 .idTokenSignatureAlgorithm(SignatureAlgorithm.RS256)
-                .reuseRefreshTokens(false)
                 .build();
     }
 
@@ -79,34 +72,17 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
         if (clientId == null || clientId.isEmpty() || clientId.length() > 100) {
             return null;
         }
-        RegisteredClient cached = cache.getIfPresent(clientId);
-        if (cached != null) {
-            return cached;
-        }
-        long generationBefore = evictions.get();
-        RegisteredClient loaded = clients.findByClientId(clientId).map(this::toRegisteredClient).orElse(null);
-        if (loaded != null && evictions.get() == generationBefore) {
-            cache.put(clientId, loaded); // not when a rotation or revocation ran meanwhile
-        }
-        return loaded;
+        // not kept when a rotation or revocation ran meanwhile
+        return cache.get(clientId, id -> clients.findByClientId(id).map(this::toRegisteredClient).orElse(null));
     }
 
-    /** Forgets a client whose secret or state is changing. */
+    /** Forgets a client whose secret or state is changing, now and when the transaction completes. */
     void evict(String clientId) {
-        AfterCommit.nowAndAfterCompletion(() -> {
-            evictions.incrementAndGet();
-            cache.invalidate(clientId);
-        });
+        cache.evict(clientId);
     }
-
-    private final java.util.concurrent.atomic.AtomicLong evictions = new java.util.concurrent.atomic.AtomicLong();
 
     public static boolean isRevoked(RegisteredClient client) {
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(REVOKED));
-    }
-
-    public static long ownerId(RegisteredClient client) {
-        return client.getClientSettings().<Long>getSetting(OWNER_ID);
     }
 
     private RegisteredClient toRegisteredClient(OAuthClient client) {
@@ -125,7 +101,6 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                         .requireProofKey(false)
                         .requireAuthorizationConsent(false)
                         .setting(REVOKED, client.isRevoked())
-                        .setting(OWNER_ID, client.getOwnerId())
                         .build())
                 .tokenSettings(tokenSettings)
                 .build();

@@ -9,8 +9,6 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-import com.example.identity.crypto.Secrets;
-
 /** An OAuth application (specification §2.3): one redirect URI, a client id, a secret kept as a digest. */
 @Entity
 @Table(name = "oauth_clients")
@@ -54,11 +52,6 @@ public class OAuthClient {
         this.secretDigest = secretDigest;
         this.ownerId = ownerId;
         this.createdAt = now;
-    }
-
-    /** Constant-time check of a presented secret against the stored digest. */
-    public boolean secretMatches(String presentedSecret) {
-        return Secrets.digestMatches(secretDigest, presentedSecret);
     }
 
     void rotateSecret(String newSecretDigest, Instant now) {

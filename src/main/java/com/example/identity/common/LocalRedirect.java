@@ -1,6 +1,7 @@
 package com.example.identity.common;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The rule for the {@code redirect} parameter of {@code /login/} (decisions §3): only a local path is
@@ -44,7 +45,7 @@ public final class LocalRedirect {
      * local path.
      */
     public static String pageWithRedirect(String path, @Nullable String flag, @Nullable String redirect) {
-        var target = org.springframework.web.util.UriComponentsBuilder.fromPath(path);
+        var target = UriComponentsBuilder.fromPath(path);
         if (flag != null) {
             target.queryParam(flag, "1");
         }

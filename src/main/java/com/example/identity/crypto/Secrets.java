@@ -4,11 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.HexFormat;
 
 /**
  * High-entropy secrets (API tokens, client secrets, authorization codes): made with {@link SecureRandom},
- * stored only as SHA-256 digests and compared in constant time (decisions §4).
+ * stored only as SHA-256 digests and compared in constant time (decisions §4). The one source of
+ * randomness for anything secret in this service: client ids and one-time passwords come from here too.
  */
 public final class Secrets {
 
@@ -23,6 +25,13 @@ public final class Secrets {
         byte[] b = new byte[bytes];
         RANDOM.nextBytes(b);
         return HEX.formatHex(b);
+    }
+
+    /** {@code bytes} random bytes as URL-safe Base64 without padding (4 characters per 3 bytes). */
+    public static String randomUrlSafe(int bytes) {
+        byte[] b = new byte[bytes];
+        RANDOM.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /** SHA-256 of the UTF-8 bytes of {@code value}, as 64 lowercase hex characters. */

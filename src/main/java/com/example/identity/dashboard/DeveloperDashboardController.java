@@ -2,6 +2,7 @@ package com.example.identity.dashboard;
 
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.stereotype.Controller;
@@ -15,7 +16,9 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Caller;
 import com.example.identity.client.ClientService;
+import com.example.identity.common.Names;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 /**
  * {@code /dashboard/developer.php}: a developer's API tokens and OAuth applications, and what is needed
@@ -49,51 +52,28 @@ class DeveloperDashboardController {
                 .map(t -> Views.TokenRow.of(t, now, user.correo())).toList());
         var rows = clients.listForOwner(user.id()).stream().map(c -> Views.ClientRow.of(c, user.correo())).toList();
         model.addAttribute("clients", rows);
-        String issuer = properties.issuerUrl();
-        model.addAttribute("issuer", issuer);
-        model.addAttribute("endpoints", Map.of(
-                "discovery", issuer + "/.well-known/openid-configuration",
-                "authorize", issuer + "/oauth/authorize.php",
-                "token", issuer + "/oauth/token.php",
-                "jwks", issuer + "/oauth/jwks.json",
-                "userinfo", issuer + "/api/userinfo.php"));
-        var example = rows.stream().filter(Views.ClientRow::active).findFirst();
-        String clientId = example.map(Views.ClientRow::clientId).orElse("TU_CLIENT_ID");
-        String redirectUri = example.map(Views.ClientRow::redirectUri).orElse("https://tu-sitio.example/callback");
-        model.addAttribute("springConfig", """
-                spring:
-                  security:
-                    oauth2:
-                      client:
-                        registration:
-                          identidad:
-                            client-id: %s
-                            client-secret: ${IDENTIDAD_CLIENT_SECRET}
-                            scope: openid, email, profile
-                            redirect-uri: %s
-                        provider:
-                          identidad:
-                            issuer-uri: %s""".formatted(clientId, redirectUri, issuer));
-        model.addAttribute("authorizeExample", issuer + "/oauth/authorize.php?response_type=code&client_id=" + clientId
-                + "&redirect_uri=" + java.net.URLEncoder.encode(redirectUri, java.nio.charset.StandardCharsets.UTF_8)
-                + "&scope=openid%20email%20profile&state=…&nonce=…");
+        // the integration help (endpoints, a Spring Boot example) is written by the template from these
+        model.addAttribute("issuer", properties.issuerUrl());
+        model.addAttribute("example", rows.stream().filter(Views.ClientRow::active).findFirst().orElse(null));
         return VIEW;
     }
 
     @PostMapping("/dashboard/tokens/create")
     String createToken(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
-            RedirectAttributes redirect) {
-        String clean = name == null ? "" : name.strip();
-        if (clean.isEmpty()) {
-            redirect.addFlashAttribute("tokenError", "Escribe un nombre para el token.");
-        }
-        else if (clean.length() > ApiTokenService.MAX_NAME_LENGTH) {
-            redirect.addFlashAttribute("tokenError", "El nombre no puede pasar de 100 caracteres.");
+            @RequestParam(required = false) String scope, RedirectAttributes redirect) {
+        Optional<TokenScope> chosen = scope == null ? Optional.of(TokenScope.DEFAULT) : TokenScope.fromValue(scope);
+        Optional<String> problem = Names.problemWith(name).map(p -> switch (p) {
+            case MISSING -> "Escribe un nombre para el token.";
+            case TOO_LONG -> "El nombre no puede pasar de 100 caracteres.";
+            case INVALID -> "El nombre no puede llevar caracteres de control.";
+        }).or(() -> chosen.isEmpty() ? Optional.of("Elige un ámbito: perfil o gestión.") : Optional.empty());
+        if (problem.isPresent()) {
+            redirect.addFlashAttribute("tokenError", problem.get());
         }
         else {
-            var issued = tokens.createPersonal(user.id(), clean);
+            var issued = tokens.createPersonal(user.id(), name, chosen.get());
             redirect.addFlashAttribute("newToken", issued.value());
-            redirect.addFlashAttribute("newTokenName", clean);
+            redirect.addFlashAttribute("newTokenName", issued.token().getName());
         }
         return "redirect:" + PAGE + "#tokens";
     }

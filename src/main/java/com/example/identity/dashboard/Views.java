@@ -20,13 +20,14 @@ final class Views {
         return instant == null ? "—" : WHEN.format(instant);
     }
 
-    record TokenRow(long id, String name, String prefix, String kind, String created, String lastUsed, String expires,
-            String state, boolean active, long ownerId, String owner) {
+    /** {@code scope}: perfil or gestion for a personal token, the OAuth scopes for one issued to a client. */
+    record TokenRow(long id, String name, String prefix, String kind, String scope, String created, String lastUsed,
+            String expires, String state, boolean active, long ownerId, String owner) {
 
         static TokenRow of(ApiToken token, Instant now, String owner) {
             boolean expired = token.isExpiredAt(now);
             String state = token.isRevoked() ? "Revocado" : expired ? "Caducado" : "Activo";
-            return new TokenRow(token.getId(), token.getName(), token.getPrefix(), token.getKind().value(),
+            return new TokenRow(token.getId(), token.getName(), token.getPrefix(), token.getKind().value(), token.scope(),
                     when(token.getCreatedAt()), when(token.getLastUsedAt()),
                     token.getExpiresAt() == null ? "Sin caducidad" : when(token.getExpiresAt()), state,
                     !token.isRevoked() && !expired, token.getUserId(), owner);

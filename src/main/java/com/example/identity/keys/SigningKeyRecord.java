@@ -34,10 +34,6 @@ class SigningKeyRecord {
         this.createdAt = createdAt;
     }
 
-    String kid() {
-        return kid;
-    }
-
     String privateKeyPem() {
         return privateKey;
     }

@@ -155,10 +155,6 @@ class AuthorizationRecord implements Persistable<String> {
         return codeExpiresAt;
     }
 
-    Instant codeUsedAt() {
-        return codeUsedAt;
-    }
-
     Instant authTime() {
         return authTime;
     }

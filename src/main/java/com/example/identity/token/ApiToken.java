@@ -39,8 +39,13 @@ public class ApiToken {
     @Column(name = "client_id", length = 100)
     private String clientId;
 
+    /** The OAuth scopes of a token issued to a client, space-separated; null for a personal token. */
     @Column(length = 200)
     private String scopes;
+
+    /** What a personal token may do; null for a token issued to a client. */
+    @Column(name = "personal_scope", length = 10)
+    private TokenScope personalScope;
 
     @Column(name = "authorization_id", length = 100)
     private String authorizationId;
@@ -60,13 +65,14 @@ public class ApiToken {
     protected ApiToken() {
     }
 
-    ApiToken(long userId, String name, String tokenDigest, String prefix, TokenKind kind, String clientId, String scopes,
-            String authorizationId, Instant createdAt, Instant expiresAt) {
+    ApiToken(long userId, String name, String tokenDigest, String prefix, TokenKind kind, TokenScope personalScope,
+            String clientId, String scopes, String authorizationId, Instant createdAt, Instant expiresAt) {
         this.userId = userId;
         this.name = name;
         this.tokenDigest = tokenDigest;
         this.prefix = prefix;
         this.kind = kind;
+        this.personalScope = personalScope;
         this.clientId = clientId;
         this.scopes = scopes;
         this.authorizationId = authorizationId;
@@ -109,6 +115,18 @@ public class ApiToken {
 
     public TokenKind getKind() {
         return kind;
+    }
+
+    public TokenScope getPersonalScope() {
+        return personalScope;
+    }
+
+    /**
+     * What the token may do, as the management routes show it: {@code perfil} or {@code gestion} for a
+     * personal token, the space-separated OAuth scopes for one issued to a client.
+     */
+    public String scope() {
+        return kind == TokenKind.PERSONAL ? personalScope.value() : scopes;
     }
 
     public String getClientId() {

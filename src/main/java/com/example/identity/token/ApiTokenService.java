@@ -6,27 +6,25 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
-import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.common.AfterCommit;
+import com.example.identity.client.ClientRevoked;
+import com.example.identity.common.LookupCache;
+import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * The one place where API tokens are made, checked and revoked: the dashboard, the management routes,
@@ -37,10 +35,12 @@ import org.jspecify.annotations.Nullable;
 @Service
 public class ApiTokenService {
 
-    /** Longest token name. */
-    public static final int MAX_NAME_LENGTH = 100;
     /** {@code last_used_at} is written at most once per token per this window. */
     static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
+    /** How long another instance's revocation may take to be seen here. */
+    static final Duration CACHE_TTL = Duration.ofSeconds(30);
+    static final int MAX_UNKNOWN = 10_000;
+    static final Duration UNKNOWN_TTL = Duration.ofMinutes(10);
 
     private final ApiTokenRepository tokens;
     private final Clock clock;
@@ -51,14 +51,7 @@ public class ApiTokenService {
      * Valid tokens by digest. Bounded in size and age: a revocation on this instance evicts at once; on
      * another instance it is seen within {@link #CACHE_TTL}.
      */
-    private final Cache<String, Cached> valid = Caffeine.newBuilder()
-            .maximumSize(100_000)
-            .expireAfterWrite(CACHE_TTL)
-            .build();
-
-    /** Counts evictions, so that a lookup that raced with one does not put back what it read. */
-    private final AtomicLong evictions = new AtomicLong();
-
+    private final LookupCache<String, Cached> valid = new LookupCache<>(100_000, CACHE_TTL);
     /**
      * Digests that matched no token, so that a caller repeating an unknown token costs no query. Bounded
      * in size ({@value #MAX_UNKNOWN} digests, about 2 MB; W-TinyLFU keeps the repeated ones) and age
@@ -66,19 +59,7 @@ public class ApiTokenService {
      * it before the token existed, which means guessing 256 random bits; this instance forgets it at once
      * when it mints that token ({@link #mint}), another instance within {@link #UNKNOWN_TTL}.
      */
-    private final Cache<String, Boolean> unknown = Caffeine.newBuilder()
-            .maximumSize(MAX_UNKNOWN)
-            .expireAfterWrite(UNKNOWN_TTL)
-            .build();
-
-    /** Counts tokens minted (at commit), so that a lookup that raced with one does not remember it as unknown. */
-    private final AtomicLong mints = new AtomicLong();
-
-    static final int MAX_UNKNOWN = 10_000;
-    static final Duration UNKNOWN_TTL = Duration.ofMinutes(10);
-
-    /** How long another instance's revocation may take to be seen here. */
-    static final Duration CACHE_TTL = Duration.ofSeconds(30);
+    private final LookupCache<String, Boolean> unknown = new LookupCache<>(MAX_UNKNOWN, UNKNOWN_TTL);
 
     private record Cached(TokenOwner owner, Instant expiresAt, Instant lastUsedAt) {
     }
@@ -89,14 +70,22 @@ public class ApiTokenService {
         this.events = events;
     }
 
-    /** A token made by its owner: no expiry, valid until revoked. */
+    /** A personal token of the default scope ({@code perfil}): no expiry, valid until revoked. */
     @Transactional
     public IssuedToken createPersonal(long ownerId, String name) {
-        String clean = name == null ? "" : name.strip();
-        if (clean.isEmpty() || clean.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("name must be 1 to " + MAX_NAME_LENGTH + " characters");
-        }
-        IssuedToken issued = mint(ownerId, clean, TokenKind.PERSONAL, null, null, null, null);
+        return createPersonal(ownerId, name, TokenScope.DEFAULT);
+    }
+
+    /**
+     * A token made by its owner: no expiry, valid until revoked; {@code scope} says whether it may be used
+     * at the management routes too.
+     *
+     * @throws IllegalArgumentException when the name breaks the shared rule ({@link Names})
+     */
+    @Transactional
+    public IssuedToken createPersonal(long ownerId, String name, TokenScope scope) {
+        IssuedToken issued = mint(ownerId, Names.clean(name), TokenKind.PERSONAL, Objects.requireNonNull(scope), null,
+                null, null, null);
         events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_CREATED, describe(issued.token())));
         return issued;
     }
@@ -110,43 +99,42 @@ public class ApiTokenService {
     public IssuedToken issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
             Duration ttl) {
         Instant now = clock.instant();
-        return mint(ownerId, "OAuth " + clientId, TokenKind.OAUTH, clientId, String.join(" ", scopes), authorizationId,
-                now.plus(ttl));
+        return mint(ownerId, "OAuth " + clientId, TokenKind.OAUTH, null, clientId, String.join(" ", scopes),
+                authorizationId, now.plus(ttl));
     }
 
-    private IssuedToken mint(long ownerId, String name, TokenKind kind, String clientId, String scopes,
-            String authorizationId, Instant expiresAt) {
+    private IssuedToken mint(long ownerId, String name, TokenKind kind, TokenScope personalScope, String clientId,
+            String scopes, String authorizationId, Instant expiresAt) {
         String value = Secrets.randomHex(32);
         String digest = Secrets.sha256Hex(value);
         // 256 random bits are never presented before they are shown, so this digest cannot be in the
         // negative cache; forgotten anyway, now and at commit, so that being unknown never outlives creation
-        AfterCommit.nowAndAfterCompletion(() -> {
-            mints.incrementAndGet();
-            unknown.invalidate(digest);
-        });
-        ApiToken token = tokens.save(new ApiToken(ownerId, name, digest, value.substring(0, 8), kind,
+        unknown.evict(digest);
+        ApiToken token = tokens.save(new ApiToken(ownerId, name, digest, value.substring(0, 8), kind, personalScope,
                 clientId, scopes, authorizationId, clock.instant(), expiresAt));
         return new IssuedToken(value, token);
     }
 
     /**
-     * The owner of a presented token when it is valid: a known digest, not revoked, not expired, and an
-     * owner whose account is enabled. See {@link #check}.
+     * The owner of a presented token when it is valid: a known digest, not revoked, not expired, an owner
+     * whose account is enabled and, for a token issued to an OAuth client, a client that is not revoked.
+     * See {@link #check}.
      */
     public Optional<TokenOwner> authenticate(String presentedToken) {
         return Optional.ofNullable(check(presentedToken).owner());
     }
 
     /**
-     * What a presented token is: valid (with its owner), known but not valid (revoked, expired, or of a
-     * disabled owner), or unknown (never issued, or malformed). The rate limits tell the last two apart:
-     * only unknown tokens cost the caller's address anything.
+     * What a presented token is: valid (with its owner), known but not valid (revoked, expired, of a
+     * disabled owner, or issued to a revoked client: so a token minted by a code exchange that raced with
+     * the client's revocation is refused too), or unknown (never issued, or malformed). The rate limits
+     * tell the last two apart: only unknown tokens cost the caller's address anything.
      *
      * <p>This is the busiest path of the service. Anything that is not 64 lowercase hex characters is
      * unknown without touching the database. A valid token in the bounded cache costs one SHA-256 and a
-     * map lookup; a miss one indexed query joining the owner. An unknown digest is remembered in a
-     * bounded negative cache, so repeating it costs no query either; known-invalid tokens are not cached
-     * (they are rare and their state may change).
+     * map lookup; a miss one indexed query joining the owner and the client. An unknown digest is
+     * remembered in a bounded negative cache, so repeating it costs no query either; known-invalid tokens
+     * are not cached (they are rare and their state may change).
      */
     public TokenCheck check(String presentedToken) {
         if (!isWellFormed(presentedToken)) {
@@ -159,34 +147,31 @@ public class ApiTokenService {
             if (unknown.getIfPresent(digest) != null) {
                 return TokenCheck.UNKNOWN;
             }
-            long generationBefore = evictions.get();
-            long mintsBefore = mints.get();
+            long validGeneration = valid.generation();
+            long unknownGeneration = unknown.generation();
             Optional<ApiTokenRepository.Row> row = tokens.findValidationRow(digest);
             if (row.isEmpty()) {
-                if (mints.get() == mintsBefore) {
-                    // a token minted while this lookup ran may have been missed: then nothing is remembered
-                    unknown.put(digest, Boolean.TRUE);
-                }
+                // not when a token was minted while this lookup ran: it may be this one
+                unknown.putUnlessEvictedSince(digest, Boolean.TRUE, unknownGeneration);
                 return TokenCheck.UNKNOWN;
             }
             cached = row
                     .filter(r -> r.revokedAt() == null)
                     .filter(r -> r.expiresAt() == null || r.expiresAt().isAfter(now))
                     .filter(ApiTokenRepository.Row::enabled)
+                    .filter(r -> r.clientRevokedAt() == null)
                     .map(r -> new Cached(new TokenOwner(r.tokenId(), r.userId(), r.primerNombre(), r.correo(),
-                            r.rol(), r.kind(), r.clientId(), scopes(r.scopes()), r.authorizationId()),
-                            r.expiresAt(), r.lastUsedAt()))
+                            r.rol(), r.kind(), r.personalScope(), r.clientId(), scopes(r.scopes()),
+                            r.authorizationId()), r.expiresAt(), r.lastUsedAt()))
                     .orElse(null);
             if (cached == null) {
                 return TokenCheck.INVALID;
             }
-            if (evictions.get() == generationBefore) {
-                // a revocation that ran while this row was read may have missed it: then it is not kept
-                valid.put(digest, cached);
-            }
+            // not when a revocation ran while this row was read: it may have missed it
+            valid.putUnlessEvictedSince(digest, cached, validGeneration);
         }
         if (cached.expiresAt() != null && !cached.expiresAt().isAfter(now)) {
-            valid.invalidate(digest);
+            valid.forget(digest);
             return TokenCheck.INVALID;
         }
         recordUse(cached, now);
@@ -195,7 +180,7 @@ public class ApiTokenService {
 
     /**
      * The answer of {@link #check}: {@code owner} when the token is valid; {@code known} when it exists
-     * at all (valid, or revoked, expired or of a disabled owner).
+     * at all (valid, or revoked, expired, of a disabled owner or of a revoked client).
      */
     public record TokenCheck(@Nullable TokenOwner owner, boolean known) {
 
@@ -228,10 +213,7 @@ public class ApiTokenService {
      * so that no request can put back what a revocation is about to change.
      */
     void evict(Predicate<TokenOwner> which) {
-        AfterCommit.nowAndAfterCompletion(() -> {
-            evictions.incrementAndGet();
-            valid.asMap().values().removeIf(c -> which.test(c.owner()));
-        });
+        valid.evictIf(cached -> which.test(cached.owner()));
     }
 
     /** An account disabled or changed role: its tokens must be looked up again. */
@@ -283,7 +265,11 @@ public class ApiTokenService {
         return tokens.revokeByAuthorization(authorizationId, clock.instant());
     }
 
-    /** An application was revoked: its live tokens are revoked in the same transaction. */
+    /**
+     * An application was revoked: its live tokens are revoked and forgotten in the same transaction. A
+     * token that a concurrent code exchange commits after this is refused all the same: the lookup joins
+     * the client's revoked flag.
+     */
     @EventListener
     void onClientRevoked(ClientRevoked event) {
         revokeByClient(event.clientId());
@@ -294,18 +280,6 @@ public class ApiTokenService {
     public int revokeByClient(String clientId) {
         evict(owner -> clientId.equals(owner.clientId()));
         return tokens.revokeByClient(clientId, clock.instant());
-    }
-
-    /** Revokes every live token of one user. */
-    @Transactional
-    public int revokeByOwner(long userId) {
-        evict(owner -> owner.userId() == userId);
-        return tokens.revokeByUser(userId, clock.instant());
-    }
-
-    @Transactional(readOnly = true)
-    public Optional<ApiToken> findById(long tokenId) {
-        return tokens.findById(tokenId);
     }
 
     /** Newest first. */

@@ -1,5 +1,9 @@
 package com.example.identity.token;
 
+import jakarta.persistence.Converter;
+
+import com.example.identity.common.ValueConverter;
+
 /** A token made by its owner ({@code personal}) or issued to an OAuth client ({@code oauth}). */
 public enum TokenKind {
     PERSONAL("personal"),
@@ -24,16 +28,10 @@ public enum TokenKind {
         throw new IllegalArgumentException("unknown token kind: " + value);
     }
 
-    @jakarta.persistence.Converter(autoApply = true)
-    static class JpaConverter implements jakarta.persistence.AttributeConverter<TokenKind, String> {
-        @Override
-        public String convertToDatabaseColumn(TokenKind kind) {
-            return kind == null ? null : kind.value;
-        }
-
-        @Override
-        public TokenKind convertToEntityAttribute(String value) {
-            return value == null ? null : fromValue(value);
+    @Converter(autoApply = true)
+    static class JpaConverter extends ValueConverter<TokenKind> {
+        JpaConverter() {
+            super(TokenKind::value, TokenKind::fromValue);
         }
     }
 }

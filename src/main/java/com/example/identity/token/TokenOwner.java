@@ -8,10 +8,23 @@ import org.jspecify.annotations.Nullable;
 
 import com.example.identity.account.Role;
 
-/** A valid token and the profile of its owner: what the bearer filter and {@code /api/userinfo.php} need. */
+/**
+ * A valid token and the profile of its owner: what the bearer filter and {@code /api/userinfo.php} need.
+ * {@code personalScope} is set for personal tokens only; {@code clientId} and {@code scopes} for tokens
+ * issued to an OAuth client only.
+ */
 public record TokenOwner(long tokenId, long userId, String primerNombre, String correo, Role rol, TokenKind kind,
-        @Nullable String clientId, Set<String> scopes, @Nullable String authorizationId) implements Serializable {
+        @Nullable TokenScope personalScope, @Nullable String clientId, Set<String> scopes,
+        @Nullable String authorizationId) implements Serializable {
 
     @Serial
     private static final long serialVersionUID = 1L;
+
+    /**
+     * Whether the token may be used at the management routes (decisions §11, §15): a personal token of
+     * scope {@code gestion} of a {@code developer_api} or {@code admin} user.
+     */
+    public boolean mayManage() {
+        return kind == TokenKind.PERSONAL && personalScope == TokenScope.GESTION && rol.isDeveloper();
+    }
 }

@@ -85,6 +85,9 @@ class DashboardBrowserIT extends BrowserTest {
         var tokens = new WebClient(port).postForm("/oauth/token.php", exchange(code, redirectUri, clientId, secret));
         assertThat(tokens.statusCode()).isEqualTo(200);
         assertThat(ApiAssertions.json(tokens).has("id_token")).isTrue();
+        String accessToken = ApiAssertions.json(tokens).get("access_token").asString();
+        assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + accessToken).statusCode())
+                .isEqualTo(200);
 
         // rotate: the old secret is refused, the new one works
         browser.get(base() + "/dashboard/developer.php");
@@ -111,6 +114,9 @@ class DashboardBrowserIT extends BrowserTest {
         var refused = new WebClient(port).postForm("/oauth/token.php", exchange(lastCode, redirectUri, clientId, newSecret));
         assertThat(refused.statusCode()).isEqualTo(401);
         assertThat(ApiAssertions.json(refused).get("error").asString()).isEqualTo("client_revoked");
+        // and the access token it issued before dies with it
+        ApiAssertions.assertApiError(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + accessToken),
+                401, "Token inválido o revocado");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static com.example.identity.support.ApiAssertions.assertApiError;
 import static com.example.identity.support.ApiAssertions.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -19,6 +20,7 @@ import com.example.identity.client.ClientService;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 import tools.jackson.databind.JsonNode;
 
@@ -42,8 +44,9 @@ class ManagementRoutesIT {
         return accounts.create("Mgmt", "m-" + UUID.randomUUID() + "@example.com", "a-password-for-tests", role);
     }
 
+    /** A personal token of scope gestion, the one the management routes take (decisions §15). */
     String bearer(UserAccount owner) {
-        return "Bearer " + tokens.createPersonal(owner.getId(), "cli").value();
+        return "Bearer " + tokens.createPersonal(owner.getId(), "cli", TokenScope.GESTION).value();
     }
 
     @Test
@@ -62,7 +65,8 @@ class ManagementRoutesIT {
         assertThat(body.get("tokens").size()).isEqualTo(1);
         JsonNode token = body.get("tokens").get(0);
         assertThat(token.propertyNames()).containsExactly("id", "name", "prefix", "created_at", "last_used_at",
-                "expires_at", "revoked");
+                "expires_at", "revoked", "scope");
+        assertThat(token.get("scope").asString()).isEqualTo("gestion");
         assertThat(token.get("name").asString()).isEqualTo("cli");
         assertThat(token.get("prefix").asString()).isEqualTo(auth.substring(7, 15));
         assertThat(token.get("created_at").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
@@ -138,6 +142,9 @@ class ManagementRoutesIT {
         assertThat(client.get("name").asString()).isEqualTo("Mi web");
         assertThat(client.get("redirect_uri").asString()).isEqualTo("https://mi-web.example/callback");
         String clientId = client.get("client_id").asString();
+        String live = tokens.issueForClient(user(Role.USER).getId(), clientId, Set.of("email"), "a-" + UUID.randomUUID(),
+                Duration.ofHours(1)).value();
+        assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + live).statusCode()).isEqualTo(200);
 
         JsonNode list = json(web.get("/api/clients/list.php", "Authorization", auth));
         assertThat(list.propertyNames()).containsExactly("ok", "clients");
@@ -151,6 +158,7 @@ class ManagementRoutesIT {
         assertThat(revoked.body()).isEqualTo("{\"ok\":true}");
         assertThat(json(web.get("/api/clients/list.php", "Authorization", auth)).get("clients").get(0).get("revoked")
                 .asBoolean()).isTrue();
+        assertApiError(web.get("/api/userinfo.php", "Authorization", "Bearer " + live), 401, "Token inválido o revocado");
     }
 
     @Test
@@ -177,22 +185,26 @@ class ManagementRoutesIT {
     void revokeSomeoneElsesClientIs404ForDeveloperAndOkForAdmin() {
         var owner = user(Role.DEVELOPER_API);
         var theirs = clients.register(owner.getId(), "theirs", "https://theirs.example/cb");
+        String live = tokens.issueForClient(user(Role.USER).getId(), theirs.clientId(), Set.of("email"),
+                "a-" + UUID.randomUUID(), Duration.ofHours(1)).value();
         var web = new WebClient(port);
 
         assertApiError(web.postForm("/api/clients/revoke.php", Map.of("client_id", theirs.clientId()), "Authorization",
                 bearer(user(Role.DEVELOPER_API))), 404, "Aplicación no encontrada");
         assertThat(clients.findByClientId(theirs.clientId()).orElseThrow().isRevoked()).isFalse();
+        assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + live).statusCode()).isEqualTo(200);
 
         assertThat(web.postForm("/api/clients/revoke.php", Map.of("client_id", theirs.clientId()), "Authorization",
                 bearer(user(Role.ADMIN))).statusCode()).isEqualTo(200);
         assertThat(clients.findByClientId(theirs.clientId()).orElseThrow().isRevoked()).isTrue();
+        assertApiError(web.get("/api/userinfo.php", "Authorization", "Bearer " + live), 401, "Token inválido o revocado");
     }
 
     @Test
     void tokenIssuedToAnOAuthClientIsRefusedWith403() {
         var owner = user(Role.DEVELOPER_API);
         String oauthToken = tokens.issueForClient(owner.getId(), "demo-app", Set.of("openid"), "a-" + UUID.randomUUID(),
-                java.time.Duration.ofHours(1)).value();
+                Duration.ofHours(1)).value();
         var web = new WebClient(port);
 
         assertApiError(web.get("/api/tokens/list.php", "Authorization", "Bearer " + oauthToken), 403, "Permiso denegado");

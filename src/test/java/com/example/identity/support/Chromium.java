@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Assertions;
@@ -31,12 +32,13 @@ public final class Chromium {
 
     public static WebDriver start() {
         if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
-            String why = "Browser tests did not run: " + BROWSER + " or " + DRIVER
-                    + " is missing (apt-get install chromium chromium-driver)";
+            String missing = BROWSER + " or " + DRIVER + " is missing";
+            String why = "Browser tests did not run: " + missing + " (apt-get install chromium chromium-driver)";
             if ("required".equals(System.getenv("IDENTITY_BROWSER_TESTS"))) {
                 Assertions.fail(why);
             }
             System.out.println("WARNING: " + why);
+            BrowserReport.skipped(missing);
             Assumptions.abort(why);
         }
         var options = new ChromeOptions();
@@ -55,7 +57,7 @@ public final class Chromium {
         try {
             Files.createDirectories(SCREENSHOTS);
             File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
-            Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
         }
         catch (IOException e) {
             throw new IllegalStateException(e);

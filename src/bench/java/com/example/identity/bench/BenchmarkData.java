@@ -8,17 +8,23 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.context.annotation.Profile;
 import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.crypto.Secrets;
 
 /**
- * Only with the {@code bench} profile ({@code .ci/bench}): fifty benchmark users
+ * The benchmark's data, with the {@code bench} profile: fifty benchmark users
  * {@code bench001..bench050@example.com} with password {@value #PASSWORD} and the application
  * {@code bench-app} / {@code bench-secret} with redirect URI {@value #REDIRECT_URI}, on an empty
- * benchmark database. Never active otherwise.
+ * benchmark database.
+ *
+ * <p>Not part of the service: this source set ({@code src/bench/java}) is never in the production jar.
+ * {@code .ci/bench-server} compiles this class against the extracted jar and puts it on the class path of
+ * the benchmark's server only; the Gatling simulation beside it runs in Maven's {@code benchmark} profile.
  */
 @Component
 @Profile("bench")
@@ -28,13 +34,17 @@ class BenchmarkData implements ApplicationRunner {
     private static final Logger log = LoggerFactory.getLogger(BenchmarkData.class);
     static final String PASSWORD = "bench-password-123";
     static final String REDIRECT_URI = "http://127.0.0.1:9999/callback";
+    static final String CLIENT_ID = "bench-app";
+    static final String CLIENT_SECRET = "bench-secret";
 
     private final AccountService accounts;
     private final ClientService clients;
+    private final JdbcTemplate jdbc;
 
-    BenchmarkData(AccountService accounts, ClientService clients) {
+    BenchmarkData(AccountService accounts, ClientService clients, JdbcTemplate jdbc) {
         this.accounts = accounts;
         this.clients = clients;
+        this.jdbc = jdbc;
     }
 
     @Override
@@ -46,7 +56,10 @@ class BenchmarkData implements ApplicationRunner {
             // one hash per core at a time (the password encoder's pool): about half a second for fifty
             IntStream.rangeClosed(1, 50).parallel().forEach(i ->
                     accounts.create("Bench " + i, "bench%03d@example.com".formatted(i), PASSWORD, Role.USER));
-            clients.registerBenchmark(owner, "Benchmark", REDIRECT_URI, "bench-app", "bench-secret");
+            // registered as any application is, then given the fixed id and secret the load generators use
+            String registered = clients.register(owner, "Benchmark", REDIRECT_URI).clientId();
+            jdbc.update("update oauth_clients set client_id = ?, secret_digest = ? where client_id = ?", CLIENT_ID,
+                    Secrets.sha256Hex(CLIENT_SECRET), registered);
         }
         // .ci/bench waits for this line before sending load
         log.warn("BENCHMARK DATA ready: bench001..bench050@example.com and the application bench-app (bench profile)");
