@@ -36,6 +36,7 @@ import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.RedirectUriRule;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.token.TokenKind;
+import com.example.identity.token.TokenScope;
 
 /**
  * Imports users, API tokens and OAuth applications exported from the system this service replaces.
@@ -69,7 +70,8 @@ public class LegacyImport {
     private static final Pattern TOKEN = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern CLIENT_ID = Pattern.compile("[\\x21-\\x7E]{1,100}");
     private static final Set<String> USER_FIELDS = Set.of("id", "primer_nombre", "correo", "rol", "enabled", "password_hash");
-    private static final Set<String> TOKEN_FIELDS = Set.of("token", "user_id", "name", "created_at", "expires_at", "revoked");
+    private static final Set<String> TOKEN_FIELDS = Set.of("token", "user_id", "name", "created_at", "expires_at", "revoked",
+            "scope");
     private static final Set<String> CLIENT_FIELDS = Set.of("client_id", "client_secret", "name", "user_id", "redirect_uri",
             "revoked", "created_at");
 
@@ -93,7 +95,7 @@ public class LegacyImport {
     }
 
     record TokenLine(long line, String digest, String prefix, long userId, String name, Instant createdAt,
-            @Nullable Instant expiresAt, boolean revoked) {
+            @Nullable Instant expiresAt, boolean revoked, TokenScope scope) {
     }
 
     record ClientLine(long line, String clientId, String secretDigest, String name, long ownerId, String redirectUri,
@@ -105,7 +107,7 @@ public class LegacyImport {
     }
 
     private record ExistingToken(long id, long userId, String name, String kind, Instant createdAt,
-            @Nullable Instant expiresAt, boolean revoked) {
+            @Nullable Instant expiresAt, boolean revoked, @Nullable String scope) {
     }
 
     private record ExistingClient(long id, String name, String redirectUri, String secretDigest, long ownerId,
@@ -449,6 +451,15 @@ public class LegacyImport {
             Instant createdAt = line.time("created_at", true);
             Instant expiresAt = line.time("expires_at", false);
             Boolean revoked = line.bool("revoked");
+            // the old system's tokens could do everything: gestion (decisions §15), unless the line says
+            TokenScope scope = TokenScope.GESTION;
+            String scopeValue = line.string("scope", false);
+            if (scopeValue != null) {
+                scope = TokenScope.fromValue(scopeValue).orElse(null);
+                if (scope == null) {
+                    line.problem("scope", "scope inválido (perfil o gestion)");
+                }
+            }
             String digest = token == null ? null : Secrets.sha256Hex(token);
             if (digest != null) {
                 Long first = lineOfDigest.putIfAbsent(digest, line.number);
@@ -458,19 +469,20 @@ public class LegacyImport {
             }
             if (!line.bad()) {
                 lines.add(new TokenLine(line.number, digest, token.substring(0, 8), owner, name, createdAt, expiresAt,
-                        revoked));
+                        revoked, scope));
             }
         });
         Map<String, ExistingToken> existing = new HashMap<>();
         for (int from = 0; from < lines.size(); from += BATCH) {
             List<TokenLine> chunk = lines.subList(from, Math.min(lines.size(), from + BATCH));
             String marks = String.join(",", java.util.Collections.nCopies(chunk.size(), "?"));
-            jdbc.query("select token_digest, id, user_id, name, kind, created_at, expires_at, revoked_at from api_tokens "
+            jdbc.query("select token_digest, id, user_id, name, kind, created_at, expires_at, revoked_at, personal_scope "
+                    + "from api_tokens "
                     + "where token_digest in (" + marks + ")", rs -> {
                         OffsetDateTime expires = rs.getObject(7, OffsetDateTime.class);
                         existing.put(rs.getString(1), new ExistingToken(rs.getLong(2), rs.getLong(3), rs.getString(4),
                                 rs.getString(5), rs.getObject(6, OffsetDateTime.class).toInstant(),
-                                expires == null ? null : expires.toInstant(), rs.getObject(8) != null));
+                                expires == null ? null : expires.toInstant(), rs.getObject(8) != null, rs.getString(9)));
                     }, chunk.stream().map(TokenLine::digest).toArray());
         }
         for (TokenLine t : lines) {
@@ -494,6 +506,9 @@ public class LegacyImport {
             if (!Objects.equals(row.expiresAt(), t.expiresAt())) {
                 changed.add("expires_at");
             }
+            if (!t.scope().value().equals(row.scope())) {
+                changed.add("scope");
+            }
             if (t.revoked() && !row.revoked()) {
                 changed.add("revoked");
             }
@@ -506,8 +521,8 @@ public class LegacyImport {
     private void writeTokens(Plan plan, Instant now) {
         OffsetDateTime at = utc(now);
         // personal tokens: the old system's tokens belonged to their users, not to an application
-        batch("insert into api_tokens (user_id, name, token_digest, prefix, kind, created_at, expires_at, revoked_at) "
-                + "values (?, ?, ?, ?, '" + TokenKind.PERSONAL.value() + "', ?, ?, ?)", plan.newTokens, (ps, t) -> {
+        batch("insert into api_tokens (user_id, name, token_digest, prefix, kind, created_at, expires_at, revoked_at, "
+                + "personal_scope) values (?, ?, ?, ?, '" + TokenKind.PERSONAL.value() + "', ?, ?, ?, ?)", plan.newTokens, (ps, t) -> {
                     ps.setLong(1, t.userId());
                     ps.setString(2, t.name());
                     ps.setString(3, t.digest());
@@ -515,14 +530,16 @@ public class LegacyImport {
                     ps.setObject(5, utc(t.createdAt()));
                     time(ps, 6, t.expiresAt() == null ? null : utc(t.expiresAt()));
                     time(ps, 7, t.revoked() ? at : null);
+                    ps.setString(8, t.scope().value());
                 });
-        batch("update api_tokens set name = ?, created_at = ?, expires_at = ?, revoked_at = coalesce(revoked_at, ?) "
-                + "where id = ?", plan.changedTokens, (ps, t) -> {
+        batch("update api_tokens set name = ?, created_at = ?, expires_at = ?, revoked_at = coalesce(revoked_at, ?), "
+                + "personal_scope = ? where id = ?", plan.changedTokens, (ps, t) -> {
                     ps.setString(1, t.name());
                     ps.setObject(2, utc(t.createdAt()));
                     time(ps, 3, t.expiresAt() == null ? null : utc(t.expiresAt()));
                     time(ps, 4, t.revoked() ? at : null);
-                    ps.setLong(5, plan.tokenRowIds.get(t.digest()));
+                    ps.setString(5, t.scope().value());
+                    ps.setLong(6, plan.tokenRowIds.get(t.digest()));
                 });
     }
 

@@ -66,10 +66,14 @@ class LegacyImportIT {
             assertThat(response.body()).isEqualTo(INVALID_TOKEN);
         }
         // the token only as its digest and prefix, a personal token of its owner
-        var stored = jdbc.queryForMap("select user_id, name, prefix, kind from api_tokens where token_digest = ?",
+        var stored = jdbc.queryForMap("select user_id, name, prefix, kind, personal_scope from api_tokens where token_digest = ?",
                 Secrets.sha256Hex(old.gameToken));
-        assertThat(List.of(stored.get("user_id"), stored.get("name"), stored.get("prefix"), stored.get("kind")))
-                .containsExactly(old.devId, "juego", old.gameToken.substring(0, 8), "personal");
+        // the old system's tokens could do everything: gestion, unless the line says otherwise
+        assertThat(List.of(stored.get("user_id"), stored.get("name"), stored.get("prefix"), stored.get("kind"),
+                stored.get("personal_scope"))).containsExactly(old.devId, "juego", old.gameToken.substring(0, 8), "personal",
+                        "gestion");
+        assertThat(jdbc.queryForObject("select personal_scope from api_tokens where token_digest = ?", String.class,
+                Secrets.sha256Hex(old.expiredToken))).isEqualTo("perfil");
         assertThat(jdbc.queryForObject("select count(*) from api_tokens where token_digest = ? or prefix = ?", Long.class,
                 old.gameToken, old.gameToken)).isZero();
         assertThat(jdbc.queryForObject("select secret_digest from oauth_clients where client_id = ?", String.class,
@@ -248,7 +252,9 @@ class LegacyImportIT {
                         OldSystemExport.token(old.gameToken, old.devId, "otra vez", "2024-01-01T00:00:00Z", null, false),
                         OldSystemExport.token(old.expiredToken, old.devId, "fecha", "ayer", null, false),
                         OldSystemExport.token(OldSystemExport.randomHex(), old.devId, "revocado", "2024-01-01T00:00:00Z", null, false)
-                                .replace("\"revoked\":false", "\"revoked\":\"no\""))),
+                                .replace("\"revoked\":false", "\"revoked\":\"no\""),
+                        OldSystemExport.token(OldSystemExport.randomHex(), old.devId, "alcance", "2024-01-01T00:00:00Z", null, false)
+                                .replace("}", ",\"scope\":\"todo\"}"))),
                 old.write("clients.jsonl", List.of(
                         OldSystemExport.client("c1-" + old.tag, "s", "Http", old.devId, "http://evil.example/cb", false),
                         OldSystemExport.client("c2-" + old.tag, "s", "Fragmento", old.devId, "https://app.example/cb#x", false),
@@ -266,7 +272,7 @@ class LegacyImportIT {
                 "users:7: (línea)", "users:8: id", "users:9: correo", "users:10: edad", "users:12: primer_nombre",
                 "users:13: correo",
                 "tokens:1: token", "tokens:2: user_id", "tokens:3: token", "tokens:5: token", "tokens:6: created_at",
-                "tokens:7: revoked",
+                "tokens:7: revoked", "tokens:8: scope",
                 "clients:1: redirect_uri", "clients:2: redirect_uri", "clients:3: user_id", "clients:4: (línea)",
                 "clients:5: client_id");
         assertThat(report.problems()).extracting(Object::toString).contains(
@@ -285,6 +291,7 @@ class LegacyImportIT {
                 "tokens:5: token: token repetido (ya en la línea 4)",
                 "tokens:6: created_at: fecha inválida (ISO-8601, p. ej. 2024-05-01T10:00:00Z)",
                 "tokens:7: revoked: debe ser true o false",
+                "tokens:8: scope: scope inválido (perfil o gestion)",
                 "clients:1: redirect_uri: redirect_uri inválido: usa https (http solo para localhost, 127.0.0.1 o [::1])",
                 "clients:2: redirect_uri: redirect_uri inválido: no puede llevar fragmento (#)",
                 "clients:4: (línea): se esperaba un objeto JSON",

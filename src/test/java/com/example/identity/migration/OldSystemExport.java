@@ -86,7 +86,8 @@ final class OldSystemExport {
         return List.of(
                 token(gameToken, devId, "juego", "2023-01-02T03:04:05Z", null, gameTokenRevoked),
                 token(revokedToken, devId, "viejo", "2022-06-01 10:00:00", null, true),
-                token(expiredToken, playerId, "caducado", "2021-01-01T00:00:00+02:00", "2022-01-01T00:00:00Z", false));
+                token(expiredToken, playerId, "caducado", "2021-01-01T00:00:00+02:00", "2022-01-01T00:00:00Z", false)
+                        .replace("}", ",\"scope\":\"perfil\"}"));
     }
 
     String clientLine(boolean revoked) {
