@@ -65,7 +65,7 @@ public class AccountService {
         });
         String name = Names.clean(primerNombre);
         String email = correo == null ? "" : correo.strip();
-        if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
+        if (!isValidEmail(email)) {
             throw new InvalidAccountException("correo", "Correo inválido");
         }
         if (rol == null) {
@@ -76,6 +76,11 @@ public class AccountService {
         account.requirePasswordChange(clock.instant().plus(oneTimePasswordTtl));
         events.publishEvent(new AuditEvent(AuditEvent.Type.USER_CREATED, describe(account)));
         return new NewAccount(account, password);
+    }
+
+    /** Whether {@code correo} (already trimmed) has the shape this service accepts for an e-mail address. */
+    public static boolean isValidEmail(String correo) {
+        return correo != null && correo.length() <= 254 && EMAIL.matcher(correo).matches();
     }
 
     /**

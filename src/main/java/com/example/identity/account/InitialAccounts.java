@@ -49,6 +49,11 @@ class InitialAccounts implements ApplicationRunner {
      */
     @Override
     public void run(ApplicationArguments args) throws Exception {
+        // The import command (migration/ImportCommand) brings the first accounts itself: a first admin or
+        // demo accounts made before it would take ids and e-mail addresses the import must keep.
+        if (args.getNonOptionArgs().contains("import")) {
+            return;
+        }
         boolean demo = demoDataEnabled();
         locks.holding("first-start", () -> {
             if (accounts.isEmpty()) {

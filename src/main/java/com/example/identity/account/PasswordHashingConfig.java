@@ -17,7 +17,10 @@ import com.example.identity.IdentityProperties;
  * one of OWASP's recommended settings, which OWASP rates as equally strong: 12 MiB of memory, 3
  * iterations, parallelism 1. Each hash carries its parameters and algorithm id
  * ({@code {argon2}$argon2id$v=19$m=...}), so older hashes (19 MiB/2) keep verifying and the setting can be
- * raised later; {@code {bcrypt}} is accepted for accounts imported from older systems.
+ * raised later. Hashes imported from the system this service replaces ({@link ImportedPasswordHashes}:
+ * {@code {bcrypt}}, {@code {argon2-imported}} for Argon2i/Argon2id PHC strings, {@code {sha256-salted}}
+ * when {@code identity.import.legacy-sha256} is on) verify too, and are rehashed to today's setting at the
+ * first login that proves them ({@code upgradeEncoding} is true for every id but {@code argon2}).
  * <p>
  * The hashing itself is the reference C implementation where it loads ({@link NativeArgon2idPasswordEncoder},
  * the same hashes as BouncyCastle's, about twice the throughput on two cores), on one platform thread per
@@ -33,15 +36,16 @@ class PasswordHashingConfig {
     static final int ITERATIONS = 3;
 
     @Bean
-    PasswordEncoder passwordEncoder(IdentityProperties properties) {
-        return build(properties.passwordHashing().maxQueued());
+    PasswordEncoder passwordEncoder(IdentityProperties properties, ImportSettings importSettings) {
+        return build(properties.passwordHashing().maxQueued(), importSettings);
     }
 
     /**
      * @param maxQueued hashes allowed to wait; 0: as many as the cores hash in {@link #QUEUE_SECONDS}
      *     seconds, measured with one hash now
+     * @param importSettings which hash forms imported from the system this service replaces are accepted
      */
-    PasswordEncoder build(int maxQueued) {
+    PasswordEncoder build(int maxQueued, ImportSettings importSettings) {
         PasswordEncoder argon2 = NativeArgon2idPasswordEncoder
                 .load(SALT_LENGTH, HASH_LENGTH, PARALLELISM, MEMORY_KIB, ITERATIONS)
                 .<PasswordEncoder>map(encoder -> encoder)
@@ -50,7 +54,10 @@ class PasswordHashingConfig {
                 MEMORY_KIB, ITERATIONS, PARALLELISM, argon2 instanceof NativeArgon2idPasswordEncoder ? "native" : "Java");
         var delegating = new DelegatingPasswordEncoder("argon2", Map.of(
                 "argon2", argon2,
-                "bcrypt", new BCryptPasswordEncoder()));
+                ImportedPasswordHashes.BCRYPT_ID, new BCryptPasswordEncoder(),
+                // the same encoder: it reads the type and parameters of each PHC string (argon2i included)
+                ImportedPasswordHashes.ARGON2_ID, argon2,
+                ImportedPasswordHashes.SHA256_ID, new LegacySaltedSha256PasswordEncoder(importSettings.legacySha256())));
         int threads = Runtime.getRuntime().availableProcessors();
         int bound = maxQueued > 0 ? maxQueued : queueFor(argon2, threads);
         LoggerFactory.getLogger(PasswordHashingConfig.class).info(

@@ -110,6 +110,15 @@ public class UserAccount {
     }
 
     /**
+     * The same password, hashed again at the current setting after a login proved it (an imported hash or
+     * an older Argon2id setting): nothing else changes, a required password change stays required.
+     */
+    public void upgradePasswordHash(String newHash, Instant now) {
+        this.passwordHash = newHash;
+        this.updatedAt = now;
+    }
+
+    /**
      * The password was set by someone else and must be changed at the next login; it stops working at
      * {@code expiresAt} (null: it does not expire, as for the first administrator's).
      */

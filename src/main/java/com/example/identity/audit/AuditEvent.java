@@ -50,8 +50,9 @@ public record AuditEvent(Type type, String subject, String actor) {
         PASSWORD_RESET("Contraseña restablecida por un admin"),
         PASSWORD_CHANGED("Contraseña cambiada"),
         CLIENT_REVOKED_BY_ADMIN("Aplicación revocada por un admin"),
-        SIGNING_KEY_ROTATED("Clave de firma rotada");
-
+        SIGNING_KEY_ROTATED("Clave de firma rotada"),
+        /** An import from the system this service replaces (migration/): the OS user who ran it, the counts. */
+        IMPORT_COMPLETED("Importación desde el sistema anterior");
 
         private final String label;
 

@@ -10,7 +10,7 @@ class PasswordHashingConfigTest {
 
     @Test
     void newHashesAreArgon2idAtTheConfiguredSettingAndOlderHashesStillVerify() throws Exception {
-        try (var encoder = (BoundedPasswordEncoder) new PasswordHashingConfig().build(0)) {
+        try (var encoder = (BoundedPasswordEncoder) new PasswordHashingConfig().build(0, new ImportSettings(false))) {
             String hash = encoder.encode("a password");
             assertThat(hash).startsWith("{argon2}$argon2id$v=19$m=12288,t=3,p=1$");
             assertThat(encoder.matches("a password", hash)).isTrue();
