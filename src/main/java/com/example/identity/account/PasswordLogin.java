@@ -4,6 +4,7 @@ import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.AccountStatusUserDetailsChecker;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
+import org.springframework.security.core.userdetails.UserDetailsPasswordService;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
@@ -27,6 +28,11 @@ public final class PasswordLogin {
         });
         var statusChecks = new AccountStatusUserDetailsChecker();
         provider.setPostAuthenticationChecks(statusChecks::check);
+        if (users instanceof UserDetailsPasswordService rehash) {
+            // a proven password whose hash is weaker than today's setting (imported bcrypt, Argon2i ...) is
+            // hashed again at the first login
+            provider.setUserDetailsPasswordService(rehash);
+        }
         return new ProviderManager(provider);
     }
 }

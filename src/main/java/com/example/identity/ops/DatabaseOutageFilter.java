@@ -82,6 +82,14 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
             if (!outage) {
                 throw e;
             }
+            if (response.isCommitted()) {
+                // The answer was already sent; what failed came after it: the session store's save at the end
+                // of the request (sessions live in the database). Rethrowing would cut the connection and
+                // lose a complete answer; only the session's last-access time is lost.
+                log.warn("Database outage after the answer was sent; the session was not saved (request id {})",
+                        RequestId.of(request));
+                return;
+            }
             answerOrRethrow(request, response, e, null);
         }
     }

@@ -197,7 +197,7 @@ class AdminIT {
         assertThat(here.get("/cuenta/contrasena").statusCode()).as("the session that changed it").isEqualTo(200);
         var ended = phone.get("/cuenta/contrasena");
         assertThat(ended.statusCode()).isEqualTo(302);
-        assertThat(WebClient.location(ended)).isEqualTo("/login/?expired");
+        assertThat(WebClient.location(ended)).isEqualTo("/login/?redirect=%2Fcuenta%2Fcontrasena");
     }
 
     @Test
@@ -219,7 +219,7 @@ class AdminIT {
         assertThat(page).contains("con contraseña restablecida").containsPattern(
                 "id=\"temporary-password-expiry\">\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC<");
 
-        assertThat(WebClient.location(session.get("/cuenta/contrasena"))).isEqualTo("/login/?expired");
+        assertThat(WebClient.location(session.get("/cuenta/contrasena"))).isEqualTo("/login/?redirect=%2Fcuenta%2Fcontrasena");
         assertThat(WebClient.location(new WebClient(port).login(email, "forgotten-password-1"))).isEqualTo("/login/?error=1");
         var newcomer = new WebClient(port);
         assertThat(WebClient.location(newcomer.login(email, oneTime))).isEqualTo("/");

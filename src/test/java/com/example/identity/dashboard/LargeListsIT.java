@@ -21,6 +21,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 /**
  * Data that grows, on PostgreSQL only (a database of its own on the test server, dropped afterwards):
@@ -88,9 +89,9 @@ class LargeListsIT {
             var accounts = app.getBean(AccountService.class);
             String email = "big-admin-" + UUID.randomUUID() + "@example.com";
             var adminAccount = accounts.create("Admin", email, "big-admin-password", Role.ADMIN);
-            String bearer = "Bearer " + app.getBean(ApiTokenService.class).createPersonal(adminAccount.getId(), "cli").value();
+            String bearer = "Bearer " + app.getBean(ApiTokenService.class).createPersonal(adminAccount.getId(), "cli", TokenScope.GESTION).value();
             long developer = first + 4242;
-            String developerBearer = "Bearer " + app.getBean(ApiTokenService.class).createPersonal(developer, "cli").value();
+            String developerBearer = "Bearer " + app.getBean(ApiTokenService.class).createPersonal(developer, "cli", TokenScope.GESTION).value();
             jdbc.update("update users set rol = 'developer_api' where id = ?", developer);
             var web = new WebClient(port);
             assertThat(web.login(email, "big-admin-password").statusCode()).isEqualTo(302);

@@ -18,6 +18,7 @@ import com.example.identity.client.ClientService;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 /**
  * The lists that grow, paged and searched: {@code ?page=} (from 1), {@code ?size=} (default 50, at most
@@ -50,7 +51,7 @@ class ListPagingIT {
     @Test
     void tokenListIsPagedNewestFirstWithLinks() {
         var me = user(Role.DEVELOPER_API);
-        String auth = "Bearer " + tokens.createPersonal(me.getId(), "t00").value();
+        String auth = "Bearer " + tokens.createPersonal(me.getId(), "t00", TokenScope.GESTION).value();
         for (int i = 1; i <= 6; i++) {
             tokens.createPersonal(me.getId(), "t0" + i);
         }
@@ -74,7 +75,7 @@ class ListPagingIT {
     void searchesByNameClientIdAndOwnerEmail() {
         var admin = user(Role.ADMIN);
         var owner = user(Role.DEVELOPER_API);
-        String adminAuth = "Bearer " + tokens.createPersonal(admin.getId(), "admin-cli").value();
+        String adminAuth = "Bearer " + tokens.createPersonal(admin.getId(), "admin-cli", TokenScope.GESTION).value();
         String tag = UUID.randomUUID().toString().substring(0, 8);
         tokens.createPersonal(owner.getId(), "Juego " + tag.toUpperCase());
         tokens.createPersonal(owner.getId(), "otro");
@@ -95,10 +96,10 @@ class ListPagingIT {
         assertThat(names(web.get("/api/clients/list.php?q=" + owner.getCorreo(), "Authorization", adminAuth).body(), "clients"))
                 .containsExactly("App " + tag);
         // a developer searches only their own
-        String ownerAuth = "Bearer " + tokens.createPersonal(owner.getId(), "cli").value();
+        String ownerAuth = "Bearer " + tokens.createPersonal(owner.getId(), "cli", TokenScope.GESTION).value();
         var mine = json(web.get("/api/clients/list.php?q=" + tag, "Authorization", ownerAuth));
         assertThat(mine.get("clients").size()).isEqualTo(1);
-        String strangerAuth = "Bearer " + tokens.createPersonal(user(Role.DEVELOPER_API).getId(), "cli").value();
+        String strangerAuth = "Bearer " + tokens.createPersonal(user(Role.DEVELOPER_API).getId(), "cli", TokenScope.GESTION).value();
         assertThat(json(web.get("/api/clients/list.php?q=" + tag, "Authorization", strangerAuth)).get("clients").size()).isZero();
         assertThat(json(web.get("/api/tokens/list.php?q=" + tag, "Authorization", strangerAuth)).get("tokens").size()).isZero();
         // LIKE wildcards are searched for literally
@@ -107,7 +108,7 @@ class ListPagingIT {
 
     @Test
     void badPagingParametersAre400InTheApiShape() {
-        String auth = "Bearer " + tokens.createPersonal(user(Role.DEVELOPER_API).getId(), "cli").value();
+        String auth = "Bearer " + tokens.createPersonal(user(Role.DEVELOPER_API).getId(), "cli", TokenScope.GESTION).value();
         var web = new WebClient(port);
         assertApiError(web.get("/api/tokens/list.php?page=0", "Authorization", auth), 400, "page inválido (un número de 1 a 10000)");
         assertApiError(web.get("/api/tokens/list.php?page=x", "Authorization", auth), 400, "page inválido (un número de 1 a 10000)");

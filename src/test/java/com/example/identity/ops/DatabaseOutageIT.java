@@ -198,7 +198,7 @@ class DatabaseOutageIT {
     }
 
     private static String token(WebClient session, String csrf, String name) {
-        return ApiAssertions.json(session.postForm("/api/tokens/create.php", Map.of("name", name, "_csrf", csrf)))
+        return ApiAssertions.json(session.postForm("/api/tokens/create.php", Map.of("name", name, "scope", "gestion", "_csrf", csrf)))
                 .get("token").asString();
     }
 
