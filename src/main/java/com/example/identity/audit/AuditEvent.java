@@ -1,11 +1,24 @@
 package com.example.identity.audit;
 
+import java.util.Locale;
+import java.util.regex.Pattern;
+
 /**
  * Something worth an audit line, published as a Spring application event by the feature that did it.
  * The actor and the source address are taken from the request being served when the event is
  * recorded; {@code subject} names what was acted on and is never a secret.
  */
 public record AuditEvent(Type type, String subject, String actor) {
+
+    /** What the trail shows instead of text typed in the e-mail field that is not a plausible address. */
+    public static final String NOT_AN_EMAIL = "(no es un correo)";
+
+    /**
+     * A plausible address: a local part of the usual characters, a host name of letters, digits and
+     * hyphens with a dot, a top-level domain of letters (or {@code localhost}, the first admin's default). A password with an {@code @} in it rarely fits.
+     */
+    private static final Pattern PLAUSIBLE_EMAIL = Pattern.compile(
+            "[A-Za-z0-9._%+'-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|[A-Za-z0-9._%+'-]{1,64}@localhost");
 
     public AuditEvent(Type type, String subject) {
         this(type, subject, null);
@@ -18,18 +31,8 @@ public record AuditEvent(Type type, String subject, String actor) {
     public static String attemptedAccount(String username) {
         String typed = username == null ? "" : username.strip();
         return typed.length() <= 254 && PLAUSIBLE_EMAIL.matcher(typed).matches()
-                ? typed.toLowerCase(java.util.Locale.ROOT) : NOT_AN_EMAIL;
+                ? typed.toLowerCase(Locale.ROOT) : NOT_AN_EMAIL;
     }
-
-    /** What the trail shows instead of text typed in the e-mail field that is not a plausible address. */
-    public static final String NOT_AN_EMAIL = "(no es un correo)";
-
-    /**
-     * A plausible address: a local part of the usual characters, a host name of letters, digits and
-     * hyphens with a dot, a top-level domain of letters (or {@code localhost}, the first admin's default). A password with an {@code @} in it rarely fits.
-     */
-    private static final java.util.regex.Pattern PLAUSIBLE_EMAIL = java.util.regex.Pattern.compile(
-            "[A-Za-z0-9._%+'-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}|[A-Za-z0-9._%+'-]{1,64}@localhost");
 
     /** The events of the trail, with the Spanish label the admin page shows. */
     public enum Type {

@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -111,7 +112,7 @@ public class CacheInvalidation implements SmartLifecycle {
         String user = environment.getProperty("spring.datasource.username");
         String password = environment.getProperty("spring.datasource.password", "");
         while (running) {
-            java.util.Properties credentials = new java.util.Properties();
+            Properties credentials = new Properties();
             if (user != null) {
                 credentials.setProperty("user", user);
             }

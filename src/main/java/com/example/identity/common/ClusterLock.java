@@ -1,5 +1,6 @@
 package com.example.identity.common;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -32,7 +33,7 @@ public class ClusterLock {
 
     /** Runs {@code work} in a new transaction holding the lock {@code name} until it commits. */
     public <T> T holding(String name, Supplier<T> work) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
                 return holdingOnce(name, work);

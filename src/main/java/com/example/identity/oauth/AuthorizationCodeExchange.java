@@ -2,6 +2,7 @@ package com.example.identity.oauth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.Principal;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.Map;
@@ -153,7 +154,7 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
                 grant.getCode());
         DefaultOAuth2TokenContext.Builder context = DefaultOAuth2TokenContext.builder()
                 .registeredClient(client)
-                .principal(authorization.getAttribute(java.security.Principal.class.getName()))
+                .principal(authorization.getAttribute(Principal.class.getName()))
                 .authorizationServerContext(AuthorizationServerContextHolder.getContext())
                 .authorization(authorization)
                 .authorizedScopes(authorization.getAuthorizedScopes())

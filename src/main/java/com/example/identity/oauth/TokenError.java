@@ -1,6 +1,9 @@
 package com.example.identity.oauth;
 
+import org.slf4j.MDC;
 import org.springframework.http.HttpStatus;
+
+import com.example.identity.web.RequestId;
 
 /**
  * Every error of {@code /oauth/token.php}: the exact Spanish string of the specification (§7) and its
@@ -52,7 +55,7 @@ public enum TokenError {
      * {@code detail} that names only that id, never SQL, a stack trace, a host name or a secret.
      */
     public static TokenErrorException internal(Throwable cause) {
-        String requestId = org.slf4j.MDC.get(com.example.identity.web.RequestId.MDC_KEY);
+        String requestId = MDC.get(RequestId.MDC_KEY);
         org.slf4j.LoggerFactory.getLogger(TokenError.class)
                 .error("Internal failure at the token endpoint (request id {})", requestId, cause);
         return new TokenErrorException(INTERNAL_ERROR,

@@ -1,6 +1,7 @@
 package com.example.identity.ops;
 
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -91,7 +92,7 @@ class EndpointMetricsFilter extends OncePerRequestFilter {
                 tokenRequests[grant][outcome].increment();
                 if (grant == 0 && "POST".equals(request.getMethod())) {
                     (outcome == 0 ? exchangeSucceeded : exchangeFailed).record(System.nanoTime() - start,
-                            java.util.concurrent.TimeUnit.NANOSECONDS);
+                            TimeUnit.NANOSECONDS);
                 }
             }
         }
