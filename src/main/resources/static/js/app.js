@@ -1,7 +1,14 @@
 // Served by the application itself (CSP: script-src 'self', no inline script).
 // - forms with data-confirm ask before a destructive POST;
-// - buttons with data-copy="#id" copy that element's text to the clipboard.
+// - buttons with data-copy="#id" copy that element's text to the clipboard;
+// - a box with data-shown-once holds a secret that came in the answer to a POST: the address becomes the
+//   page's own (data-shown-once), so a reload is a GET that no longer shows it and never repeats the POST.
 document.addEventListener('DOMContentLoaded', function () {
+  var once = document.querySelector('[data-shown-once]');
+  if (once && window.history && window.history.replaceState) {
+    window.history.replaceState(null, '', once.getAttribute('data-shown-once'));
+    once.scrollIntoView();
+  }
   document.querySelectorAll('form[data-confirm]').forEach(function (form) {
     form.addEventListener('submit', function (event) {
       if (!window.confirm(form.getAttribute('data-confirm'))) {

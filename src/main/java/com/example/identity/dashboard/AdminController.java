@@ -155,12 +155,13 @@ class AdminController {
     }
 
     @PostMapping("/dashboard/admin/users/create")
-    String createUser(@RequestParam(name = "primer_nombre", required = false) String primerNombre,
-            @RequestParam(required = false) String correo, @RequestParam(required = false) String rol,
+    String createUser(@AuthenticationPrincipal AccountPrincipal admin,
+            @RequestParam(name = "primer_nombre", required = false) String primerNombre,
+            @RequestParam(required = false) String correo, @RequestParam(required = false) String rol, Model model,
             RedirectAttributes redirect) {
         try {
             var created = accounts.createWithTemporaryPassword(primerNombre, correo, role(rol));
-            showOnce(created, redirect);
+            return showOnce(admin, created, model);
         }
         catch (AccountService.InvalidAccountException e) {
             redirect.addFlashAttribute("userError", e.getMessage());
@@ -191,23 +192,29 @@ class AdminController {
 
     /** A new one-time password for someone who lost theirs (not one's own): shown once, their sessions end. */
     @PostMapping("/dashboard/admin/users/reset-password")
-    String resetPassword(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id,
+    String resetPassword(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, Model model,
             RedirectAttributes redirect) {
-        accounts.resetPassword(Caller.of(admin), id).ifPresentOrElse(reset -> {
-            showOnce(reset, redirect);
-            redirect.addFlashAttribute("reset", true);
-        }, () -> redirect.addFlashAttribute("notice", "No se pudo restablecer esa contraseña (no puedes restablecer la tuya)."));
-        return "redirect:" + PAGE + "#users";
+        var reset = accounts.resetPassword(Caller.of(admin), id);
+        if (reset.isEmpty()) {
+            redirect.addFlashAttribute("notice", "No se pudo restablecer esa contraseña (no puedes restablecer la tuya).");
+            return "redirect:" + PAGE + "#users";
+        }
+        model.addAttribute("reset", true);
+        return showOnce(admin, reset.get(), model);
     }
 
-    private static final java.time.format.DateTimeFormatter EXPIRY = java.time.format.DateTimeFormatter
-            .ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(java.time.ZoneOffset.UTC);
+    private static final DateTimeFormatter EXPIRY = DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
-    private static void showOnce(AccountService.NewAccount account, RedirectAttributes redirect) {
-        redirect.addFlashAttribute("newUser", account.account().getCorreo());
-        redirect.addFlashAttribute("temporaryPassword", account.temporaryPassword());
-        redirect.addFlashAttribute("temporaryPasswordExpiry",
-                EXPIRY.format(account.account().getOneTimePasswordExpiresAt()));
+    /**
+     * The one-time password goes out in this response only, never through a flash attribute: flash
+     * attributes live in the session, and sessions are rows every instance shares (Spring Session JDBC).
+     */
+    private String showOnce(AccountPrincipal admin, AccountService.NewAccount account, Model model) {
+        model.addAttribute("newUser", account.account().getCorreo());
+        model.addAttribute("temporaryPassword", account.temporaryPassword());
+        model.addAttribute("temporaryPasswordExpiry", EXPIRY.format(account.account().getOneTimePasswordExpiresAt()));
+        return admin(admin, null, null, null, model);
     }
 
     @PostMapping("/dashboard/admin/users/enable")

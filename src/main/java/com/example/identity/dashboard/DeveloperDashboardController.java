@@ -23,7 +23,10 @@ import com.example.identity.token.TokenScope;
 /**
  * {@code /dashboard/developer.php}: a developer's API tokens and OAuth applications, and what is needed
  * to wire a web site to them. Every action is a POST with the CSRF token, goes through the same services
- * as the management routes, and redirects back (a new secret travels once, as a flash attribute).
+ * as the management routes. An action that makes a secret (a token, an application's secret) answers with
+ * the page itself, the secret in it, so the secret never rests anywhere, not even in the session table that
+ * every instance shares; {@code app.js} then replaces the address with the page's own, so a reload is a GET
+ * that no longer shows it. Every other action redirects back with a notice.
  */
 @Controller
 class DeveloperDashboardController {
@@ -60,7 +63,7 @@ class DeveloperDashboardController {
 
     @PostMapping("/dashboard/tokens/create")
     String createToken(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
-            @RequestParam(required = false) String scope, RedirectAttributes redirect) {
+            @RequestParam(required = false) String scope, Model model, RedirectAttributes redirect) {
         Optional<TokenScope> chosen = scope == null ? Optional.of(TokenScope.DEFAULT) : TokenScope.fromValue(scope);
         Optional<String> problem = Names.problemWith(name).map(p -> switch (p) {
             case MISSING -> "Escribe un nombre para el token.";
@@ -69,13 +72,12 @@ class DeveloperDashboardController {
         }).or(() -> chosen.isEmpty() ? Optional.of("Elige un ámbito: perfil o gestión.") : Optional.empty());
         if (problem.isPresent()) {
             redirect.addFlashAttribute("tokenError", problem.get());
+            return "redirect:" + PAGE + "#tokens";
         }
-        else {
-            var issued = tokens.createPersonal(user.id(), name, chosen.get());
-            redirect.addFlashAttribute("newToken", issued.value());
-            redirect.addFlashAttribute("newTokenName", issued.token().getName());
-        }
-        return "redirect:" + PAGE + "#tokens";
+        var issued = tokens.createPersonal(user.id(), name, chosen.get());
+        model.addAttribute("newToken", issued.value());
+        model.addAttribute("newTokenName", issued.token().getName());
+        return dashboard(user, model);
     }
 
     @PostMapping("/dashboard/tokens/revoke")
@@ -88,25 +90,30 @@ class DeveloperDashboardController {
 
     @PostMapping("/dashboard/clients/create")
     String createClient(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
-            @RequestParam(name = "redirect_uri", required = false) String redirectUri, RedirectAttributes redirect) {
+            @RequestParam(name = "redirect_uri", required = false) String redirectUri, Model model,
+            RedirectAttributes redirect) {
         try {
-            redirect.addFlashAttribute("newClient", clients.register(user.id(), name, redirectUri));
+            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri));
+            return dashboard(user, model);
         }
         catch (ClientService.InvalidRegistrationException e) {
             redirect.addFlashAttribute("clientErrors", Map.of(e.field(), e.getMessage()));
             redirect.addFlashAttribute("clientForm", Map.of("name", name == null ? "" : name,
                     "redirect_uri", redirectUri == null ? "" : redirectUri));
+            return "redirect:" + PAGE + "#clients";
         }
-        return "redirect:" + PAGE + "#clients";
     }
 
     @PostMapping("/dashboard/clients/rotate")
     String rotateSecret(@AuthenticationPrincipal AccountPrincipal user, @RequestParam("client_id") String clientId,
-            @RequestParam(required = false) String back, RedirectAttributes redirect) {
-        clients.rotateSecretAs(Caller.of(user), clientId).ifPresentOrElse(
-                credentials -> redirect.addFlashAttribute("newClient", credentials),
-                () -> redirect.addFlashAttribute("notice", "No se pudo rotar el secreto de esa aplicación."));
-        return "redirect:" + backTo(back) + "#clients";
+            @RequestParam(required = false) String back, Model model, RedirectAttributes redirect) {
+        var rotated = clients.rotateSecretAs(Caller.of(user), clientId);
+        if (rotated.isEmpty()) {
+            redirect.addFlashAttribute("notice", "No se pudo rotar el secreto de esa aplicación.");
+            return "redirect:" + backTo(back) + "#clients";
+        }
+        model.addAttribute("newClient", rotated.get());
+        return dashboard(user, model);
     }
 
     @PostMapping("/dashboard/clients/revoke")

@@ -52,6 +52,8 @@ class DashboardBrowserIT extends BrowserTest {
         String token = browser.findElement(By.id("new-token")).getText();
         assertThat(token).matches("[0-9a-f]{64}");
         Chromium.screenshot(browser, "dashboard-new-token");
+        // the answer to the POST holds the secret; the address is the page's own, so a reload repeats nothing
+        assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/dashboard/developer.php#tokens");
         var info = new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + token);
         assertThat(info.statusCode()).isEqualTo(200);
         assertThat(ApiAssertions.json(info).get("user").get("correo").asString()).isEqualTo("dev@example.com");
