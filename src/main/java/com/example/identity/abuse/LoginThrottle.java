@@ -7,9 +7,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -21,6 +23,8 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.PasswordChanged;
 import com.example.identity.account.PasswordCheckFailed;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.CacheInvalidation;
+import com.example.identity.crypto.Secrets;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -51,9 +55,12 @@ import io.github.bucket4j.TimeMeter;
  * the account exists or not, so the answer says nothing about which accounts exist. Everything runs
  * on the application's {@link Clock}, so tests move time instead of sleeping.
  * <p>
- * State is in memory, per instance (bounded Caffeine caches): with several instances behind a load
- * balancer each one counts separately, and a restart forgets the known addresses. Sharing it is issue
- * 15's (several instances on one database).
+ * Several instances count as one (decisions §13): every failure and every success is applied here and
+ * sent to every other instance ({@link CacheInvalidation#publish}, PostgreSQL NOTIFY, delivered within
+ * milliseconds), which applies it to its own copy of the state; so six failures spread over two instances
+ * lock the pair on both, and a check never waits for the database. The state is in memory (bounded
+ * Caffeine caches) on each instance: an instance that starts (or restarts) begins with what the others
+ * send from then on, and does not know the locks and known addresses made before it started.
  */
 @Component
 public class LoginThrottle {
@@ -83,8 +90,33 @@ public class LoginThrottle {
      */
     private final Map<String, AtomicLong> refused = new ConcurrentHashMap<>();
     private final ApplicationEventPublisher events;
+    /** Sends a topic's message to every other instance. */
+    private final BiConsumer<String, String> toOthers;
 
+    /** Topics of what other instances count: {@code <length of address>:<address><account>}. */
+    static final String FAILURES = "login-failure";
+    static final String SUCCESSES = "login-success";
+    /** Longer "e-mail addresses" are counted by their digest, so a key stays small in memory and in a message. */
+    private static final int MAX_ACCOUNT_KEY = 320;
+
+    /** One instance alone (unit tests). */
     LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events) {
+        this(properties, clock, events, (topic, message) -> {
+        });
+    }
+
+    /** One of the instances on the database: what it counts, they count, and the other way round. */
+    @Autowired
+    LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
+            CacheInvalidation cluster) {
+        this(properties, clock, events, cluster::publish);
+        cluster.subscribe(FAILURES, this::failureElsewhere);
+        cluster.subscribe(SUCCESSES, this::successElsewhere);
+    }
+
+    LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
+            BiConsumer<String, String> toOthers) {
+        this.toOthers = toOthers;
         this.settings = properties.login();
         this.clock = clock;
         this.events = events;
@@ -173,6 +205,29 @@ public class LoginThrottle {
      */
     public boolean recordFailure(String username, String address) {
         String account = key(username);
+        toOthers.accept(FAILURES, message(account, address));
+        return failure(account, address);
+    }
+
+    /** A failure another instance counted. */
+    void failureElsewhere(String message) {
+        int colon = message.indexOf(':');
+        int length = Integer.parseInt(message.substring(0, colon));
+        failure(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length));
+    }
+
+    /** A success another instance saw. */
+    void successElsewhere(String message) {
+        int colon = message.indexOf(':');
+        int length = Integer.parseInt(message.substring(0, colon));
+        success(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length));
+    }
+
+    private static String message(String account, String address) {
+        return address.length() + ":" + address + account;
+    }
+
+    private boolean failure(String account, String address) {
         String pair = pair(account, address);
         Instant now = clock.instant();
         spend(accounts, account, settings.maxFailuresPerAccount(), settings.accountWindow(), now);
@@ -206,7 +261,13 @@ public class LoginThrottle {
      * elsewhere must not get a fresh budget each time the owner logs in.
      */
     public void recordSuccess(String username, String address) {
-        String pair = pair(key(username), address);
+        String account = key(username);
+        toOthers.accept(SUCCESSES, message(account, address));
+        success(account, address);
+    }
+
+    private void success(String account, String address) {
+        String pair = pair(account, address);
         pairs.invalidate(pair);
         pairDelays.invalidate(pair);
         pairLocks.remove(pair);
@@ -286,7 +347,8 @@ public class LoginThrottle {
     }
 
     private static String key(String username) {
-        return username == null ? "" : username.strip().toLowerCase(Locale.ROOT);
+        String key = username == null ? "" : username.strip().toLowerCase(Locale.ROOT);
+        return key.length() <= MAX_ACCOUNT_KEY ? key : "#" + Secrets.sha256Hex(key);
     }
 
     private static String pair(String account, String address) {

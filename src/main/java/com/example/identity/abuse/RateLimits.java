@@ -1,10 +1,14 @@
 package com.example.identity.abuse;
 
 import java.time.Duration;
+import java.util.function.BiConsumer;
+
+import org.springframework.beans.factory.annotation.Autowired;
 
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.common.CacheInvalidation;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
@@ -26,7 +30,11 @@ import io.github.bucket4j.Bucket;
  * Caffeine evicts one key at a time, by how often it is used (W-TinyLFU): a flood of new keys cannot empty
  * the cache and hand every spent budget back at once.
  *
- * <p>Per instance: with several instances each counts on its own (README, Security).
+ * <p>Several instances: the failure budgets count as one (decisions §13). Each failure is spent here and
+ * sent to every other instance ({@link CacheInvalidation#publish}, PostgreSQL NOTIFY), which spends it from
+ * its own bucket of that address; checks stay in memory, so a request that fails nothing costs no database
+ * round trip. The per-second rate of one client or token is each instance's own: it guards an instance
+ * against a flood, and N instances are there to take N times the traffic.
  */
 @Component
 public class RateLimits {
@@ -46,8 +54,33 @@ public class RateLimits {
     private final Cache<String, Bucket> unknownTokens = buckets(Duration.ofMinutes(1));
     private final Cache<String, Bucket> requests = buckets(Duration.ofSeconds(1));
 
+    /** Topic of the failures other instances spent: {@code <budget> <address>}. */
+    static final String FAILURES = "rate-failure";
+
+    private final BiConsumer<String, String> toOthers;
+
+    /** One instance alone (unit tests). */
     RateLimits(IdentityProperties properties) {
+        this(properties, (topic, message) -> {
+        });
+    }
+
+    /** One of the instances on the database: failures spent here are spent on every other one. */
+    @Autowired
+    RateLimits(IdentityProperties properties, CacheInvalidation cluster) {
+        this(properties, cluster::publish);
+        cluster.subscribe(FAILURES, this::failureElsewhere);
+    }
+
+    RateLimits(IdentityProperties properties, BiConsumer<String, String> toOthers) {
         this.settings = properties.rateLimit();
+        this.toOthers = toOthers;
+    }
+
+    /** A failure another instance spent. */
+    void failureElsewhere(String message) {
+        int space = message.indexOf(' ');
+        spend(Budget.valueOf(message.substring(0, space)), message.substring(space + 1));
     }
 
     public boolean enabled() {
@@ -74,6 +107,11 @@ public class RateLimits {
         if (!settings.enabled()) {
             return;
         }
+        spend(budget, address);
+        toOthers.accept(FAILURES, budget.name() + " " + address);
+    }
+
+    private void spend(Budget budget, String address) {
         int perMinute = budget == Budget.TOKEN_FAILURES ? settings.failuresPerMinute() : settings.unknownTokensPerMinute();
         cache(budget).get(address, k -> Bucket.builder()
                 .addLimit(limit -> limit.capacity(perMinute).refillGreedy(perMinute, Duration.ofMinutes(1)))

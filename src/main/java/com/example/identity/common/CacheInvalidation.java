@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -16,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -30,6 +32,10 @@ import org.springframework.stereotype.Component;
  * polling {@code PGConnection.getNotifications(timeout)}. When that connection breaks, notifications sent
  * meanwhile are lost: the thread reconnects, {@code LISTEN}s again and flushes every cache. The caches'
  * own TTLs stay as a backstop. On H2 (one instance only) nothing is sent or listened to.
+ *
+ * <p>The same channel carries the messages of {@link #publish}/{@link #subscribe}: what one instance counts
+ * that every other instance must count too (the failures of the abuse limits and of the login throttle),
+ * tagged with the sending instance so that it does not count its own twice.
  */
 @Component
 public class CacheInvalidation implements SmartLifecycle {
@@ -47,6 +53,8 @@ public class CacheInvalidation implements SmartLifecycle {
     private final Environment environment;
     private final boolean postgres;
     private final AtomicLong received = new AtomicLong();
+    /** Tags this instance's {@link #publish}ed messages, which its own listener receives too. */
+    private final String instance = UUID.randomUUID().toString();
     private volatile boolean running;
     private volatile boolean listening;
     private volatile Thread listener;
@@ -83,6 +91,45 @@ public class CacheInvalidation implements SmartLifecycle {
         }
     }
 
+    /**
+     * Delivers {@code topic}'s {@link #publish}ed messages from the other instances to {@code onMessage}, on
+     * the listening thread (keep it short); this instance's own messages are not delivered back.
+     */
+    public void subscribe(String topic, Consumer<String> onMessage) {
+        String own = instance + "|";
+        register(topic, payload -> {
+            int bar = payload.indexOf('|');
+            if (bar > 0 && !payload.startsWith(own)) {
+                onMessage.accept(payload.substring(bar + 1));
+            }
+        }, () -> {
+        });
+    }
+
+    /**
+     * Sends {@code message} (at most {@value #MAX_MESSAGE} characters) to the subscribers of {@code topic} on
+     * every other instance: at once outside a transaction, at commit inside one. On H2 there is no other
+     * instance and nothing is sent. A message that cannot be sent (the database is away) is dropped: what it
+     * counted still holds on this instance.
+     */
+    public void publish(String topic, String message) {
+        if (!postgres) {
+            return;
+        }
+        if (message.length() > MAX_MESSAGE) {
+            throw new IllegalArgumentException("message over " + MAX_MESSAGE + " characters");
+        }
+        try {
+            jdbc.query("select pg_notify(?, ?)", rs -> null, CHANNEL, topic + ":" + instance + "|" + message);
+        }
+        catch (DataAccessException e) {
+            log.debug("Message to other instances dropped ({})", e.getClass().getSimpleName());
+        }
+    }
+
+    /** pg_notify takes up to 8000 bytes: 1500 characters of up to 4 bytes, plus topic and tag, stay under it. */
+    static final int MAX_MESSAGE = 1500;
+
     /** Whether the listening connection is up (PostgreSQL), for tests and diagnostics. */
     public boolean listening() {
         return listening;
@@ -100,7 +147,13 @@ public class CacheInvalidation implements SmartLifecycle {
             log.warn("Cache notification for an unknown cache ignored ({} characters)", payload.length());
             return;
         }
-        cache.evictOne().accept(payload.substring(colon + 1));
+        try {
+            cache.evictOne().accept(payload.substring(colon + 1));
+        }
+        catch (RuntimeException e) {
+            // one bad message must not cost the connection (and every cache a flush)
+            log.warn("Cache notification for {} not applied ({})", payload.substring(0, colon), e.getClass().getSimpleName());
+        }
     }
 
     private void flushAll() {

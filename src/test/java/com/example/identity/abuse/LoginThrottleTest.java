@@ -283,4 +283,56 @@ class LoginThrottleTest {
             return now;
         }
     }
+
+    /** Two instances whose messages reach each other (through PostgreSQL NOTIFY in the service). */
+    LoginThrottle[] twoInstances() {
+        var d = shippedLogin();
+        var props = properties(new IdentityProperties.Login(d.maxFailuresPerPair(), d.maxFailuresPerAccount(),
+                d.maxFailuresPerAddress(), d.lockDuration(), Duration.ZERO, d.maxDelay(), d.accountWindow(),
+                d.addressWindow(), d.knownAddressTtl()));
+        LoginThrottle[] nodes = new LoginThrottle[2];
+        for (int n = 0; n < 2; n++) {
+            int other = 1 - n;
+            nodes[n] = new LoginThrottle(props, clock, events::add, (topic, message) -> {
+                if (topic.equals(LoginThrottle.FAILURES)) {
+                    nodes[other].failureElsewhere(message);
+                }
+                else {
+                    nodes[other].successElsewhere(message);
+                }
+            });
+        }
+        return nodes;
+    }
+
+    @Test
+    void failuresSpreadOverTwoInstancesLockThePairOnBothAndASuccessOnOneForgivesItOnBoth() {
+        var nodes = twoInstances();
+        for (int i = 0; i < 4; i++) {
+            assertThat(nodes[i % 2].recordFailure("spread@example.com", "10.0.0.9")).isFalse();
+        }
+        assertThat(nodes[0].isBlocked("spread@example.com", "10.0.0.9")).isFalse();
+        assertThat(nodes[0].recordFailure("Spread@Example.com", "10.0.0.9")).as("the 5th, 3 here and 2 there").isTrue();
+        assertThat(nodes[0].isBlocked("spread@example.com", "10.0.0.9")).isTrue();
+        assertThat(nodes[1].isBlocked("spread@example.com", "10.0.0.9")).isTrue();
+        assertThat(nodes[1].isBlocked("spread@example.com", "10.0.0.10")).isFalse();
+
+        nodes[1].recordSuccess("spread@example.com", "10.0.0.9");
+        assertThat(nodes[0].isBlocked("spread@example.com", "10.0.0.9")).isFalse();
+        assertThat(nodes[1].isBlocked("spread@example.com", "10.0.0.9")).isFalse();
+    }
+
+    @Test
+    void anOverlongUsernameIsCountedByItsDigestAndTravelsShort() {
+        List<String> sent = new ArrayList<>();
+        var props = properties(shippedLogin());
+        var throttle = new LoginThrottle(props, clock, events::add, (topic, message) -> sent.add(message));
+        String huge = "x".repeat(100_000) + "@example.com";
+        for (int i = 0; i < 5; i++) {
+            throttle.recordFailure(huge, "10.0.0.11");
+            clock.advance(Duration.ofMinutes(1));
+        }
+        assertThat(throttle.isBlocked(huge.toUpperCase(java.util.Locale.ROOT), "10.0.0.11")).isTrue();
+        assertThat(sent).hasSize(5).allSatisfy(message -> assertThat(message.length()).isLessThan(100));
+    }
 }

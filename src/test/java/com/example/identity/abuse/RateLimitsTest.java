@@ -122,4 +122,22 @@ class RateLimitsTest {
         assertThat(limits.blockedFor(Budget.TOKEN_FAILURES, "a")).isZero();
         assertThat(limits.blockedFor(Budget.UNKNOWN_TOKENS, "a")).isZero();
     }
+
+    @Test
+    void failuresSpentOnOneInstanceAreSpentOnTheOther() {
+        RateLimits[] nodes = new RateLimits[2];
+        for (int n = 0; n < 2; n++) {
+            int other = 1 - n;
+            nodes[n] = new RateLimits(properties(true, 4, 4, 100), (topic, message) -> nodes[other].failureElsewhere(message));
+        }
+        nodes[0].recordFailure(Budget.TOKEN_FAILURES, "203.0.113.1");
+        nodes[1].recordFailure(Budget.TOKEN_FAILURES, "203.0.113.1");
+        nodes[0].recordFailure(Budget.TOKEN_FAILURES, "203.0.113.1");
+        assertThat(nodes[1].blockedFor(Budget.TOKEN_FAILURES, "203.0.113.1")).isZero();
+        nodes[1].recordFailure(Budget.TOKEN_FAILURES, "203.0.113.1");
+        assertThat(nodes[0].blockedFor(Budget.TOKEN_FAILURES, "203.0.113.1")).isPositive();
+        assertThat(nodes[1].blockedFor(Budget.TOKEN_FAILURES, "203.0.113.1")).isPositive();
+        assertThat(nodes[0].blockedFor(Budget.UNKNOWN_TOKENS, "203.0.113.1")).as("another budget").isZero();
+        assertThat(nodes[0].blockedFor(Budget.TOKEN_FAILURES, "203.0.113.2")).as("another address").isZero();
+    }
 }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.abuse.LoginThrottle;
+import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountService;
 import com.example.identity.client.ClientService;
 import com.example.identity.common.CacheInvalidation;
@@ -43,7 +45,8 @@ class TwoInstancesIT {
 
     @BeforeAll
     static void start() {
-        cluster = Cluster.onSharedDatabase(2, "--identity.signing-key.rotation-delay=5s");
+        cluster = Cluster.onSharedDatabase(2, "--identity.signing-key.rotation-delay=5s",
+                "--identity.login.max-failures-per-pair=5", "--identity.rate-limit.failures-per-minute=30");
     }
 
     @AfterAll
@@ -276,6 +279,58 @@ class TwoInstancesIT {
         assertThat(within(() -> userinfo(1, token) == 401)).isLessThan(Duration.ofSeconds(1));
     }
 
+    // ---- login throttle and abuse budgets across instances -------------------------------------------
+
+    /** A login POST at {@code node} from {@code address} (X-Forwarded-For, trusted from 127.0.0.1 in tests). */
+    private static String loginAt(int node, String address, String email, String password) {
+        var web = new WebClient(cluster.port(node));
+        return WebClient.location(web.postForm("/login/", Map.of("username", email, "password", password,
+                "_csrf", web.csrfFrom("/login/")), "X-Forwarded-For", address));
+    }
+
+    @Test
+    void fiveFailedLoginsSpreadOverBothInstancesLockThePairOnBoth() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-777");
+        String address = "203.0.113.77";
+        // identity.login.max-failures-per-pair=5 (the shipped figure; start()): three failures at A, two at B
+        for (int i = 0; i < 5; i++) {
+            assertThat(loginAt(i % 2, address, email, "wrong-" + i)).as("failure %d at node %d", i + 1, i % 2)
+                    .isEqualTo("/login/?error=1");
+        }
+        for (int node = 0; node < 2; node++) {
+            int n = node;
+            assertThat(within(() -> cluster.bean(n, LoginThrottle.class).isBlocked(email, address)))
+                    .as("locked at node %d", node).isLessThan(Duration.ofSeconds(1));
+            assertThat(loginAt(node, address, email, "node-password-777")).as("right password at node %d", node)
+                    .isEqualTo("/login/?bloqueado=1");
+        }
+        assertThat(loginAt(1, "198.51.100.77", email, "node-password-777")).as("the owner from elsewhere")
+                .isEqualTo("/dashboard/developer.php");
+    }
+
+    @Test
+    void theTokenEndpointsAddressBudgetIsSpentOnBothInstances() throws Exception {
+        needsPostgres();
+        // identity.rate-limit.failures-per-minute=30 (start()): failures before any client authenticated
+        String address = "198.51.100.199";
+        for (int i = 0; i < 30; i++) {
+            var refused = new WebClient(cluster.port(i % 2)).postForm("/oauth/token.php",
+                    Map.of("grant_type", "authorization_code", "code", "x", "client_id", "nadie-" + i,
+                            "client_secret", "x"), "X-Forwarded-For", address);
+            assertThat(refused.statusCode()).isIn(400, 401);
+        }
+        for (int node = 0; node < 2; node++) {
+            int n = node;
+            assertThat(within(() -> cluster.bean(n, RateLimits.class).blockedFor(RateLimits.Budget.TOKEN_FAILURES,
+                    address) > 0)).isLessThan(Duration.ofSeconds(1));
+            var blocked = new WebClient(cluster.port(node)).postForm("/oauth/token.php",
+                    Map.of("grant_type", "authorization_code", "code", "x"), "X-Forwarded-For", address);
+            assertThat(blocked.statusCode()).as("node %d", node).isEqualTo(429);
+            assertThat(blocked.headers().firstValue("Retry-After")).isPresent();
+        }
+    }
+
     @Test
     void applicationRevokedOnOneInstanceIsRefusedOnTheOtherWithinOneSecond() throws Exception {
         needsPostgres();
@@ -396,11 +451,11 @@ class TwoInstancesIT {
         String email = newDeveloper("node-password-246");
         var atA = new WebClient(cluster.port(0));
         atA.login(email, "node-password-246");
-        var registered = atA.postForm("/dashboard/clients/create", Map.of("name", "Flash",
-                "redirect_uri", "https://flash.example/cb", "_csrf", atA.csrfFrom("/dashboard/developer.php")));
-        assertThat(registered.statusCode()).isEqualTo(302);
-        String page = atA.at(cluster.port(1)).get(WebClient.location(registered)).body();
-        assertThat(page).as("the new application's credentials, shown once, at the other instance")
-                .contains("id=\"client-id\"").contains("id=\"client-secret\"");
+        var refused = atA.postForm("/dashboard/clients/create", Map.of("name", "Flash",
+                "redirect_uri", "http://flash.example/cb", "_csrf", atA.csrfFrom("/dashboard/developer.php")));
+        assertThat(refused.statusCode()).isEqualTo(302);
+        String page = atA.at(cluster.port(1)).get(WebClient.location(refused)).body();
+        assertThat(page).as("the refused form's error and values (a flash attribute) at the other instance")
+                .contains("id=\"client-redirect-error\"").contains("value=\"http://flash.example/cb\"");
     }
 }
