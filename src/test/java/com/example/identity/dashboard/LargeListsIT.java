@@ -74,9 +74,10 @@ class LargeListsIT {
                         %d + (g %% 100000), now() - make_interval(secs => g)
                     from generate_series(1, 10000) g""".formatted(first));
             jdbc.execute("""
-                    insert into api_tokens (user_id, name, token_digest, prefix, kind, client_id, created_at)
+                    insert into api_tokens (user_id, name, token_digest, prefix, kind, personal_scope, client_id, created_at)
                     select %d + (g %% 100000), 'seed token ' || g, md5(g::text) || md5('t' || g), substr(md5(g::text), 1, 8),
                         case when g %% 4 = 0 then 'oauth' else 'personal' end,
+                        case when g %% 4 = 0 then null when g %% 2 = 0 then 'gestion' else 'perfil' end,
                         case when g %% 4 = 0 then 'seedclient' || (g %% 10000 + 1) end,
                         now() - make_interval(secs => g)
                     from generate_series(1, 1000000) g""".formatted(first));
