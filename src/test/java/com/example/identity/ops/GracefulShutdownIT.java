@@ -82,12 +82,17 @@ class GracefulShutdownIT {
                         try {
                             int status;
                             if ((i + worker) % 8 == 0) {
-                                // a slow one: a login costs an Argon2id hash
+                                // a slow one: a login costs an Argon2id hash. Two requests, each its own result:
+                                // the form may be fetched before SIGTERM and the POST sent after it
                                 var fresh = new WebClient(port);
                                 var form = fresh.get("/login/");
-                                status = form.statusCode() != 200 ? form.statusCode()
-                                        : fresh.postForm("/login/", Map.of("username", "dev@example.com", "password",
-                                                "dev-demo-password", "_csrf", WebClient.csrfOf(form.body()))).statusCode();
+                                results.add(new Result(start, System.nanoTime(), form.statusCode(), null));
+                                if (form.statusCode() != 200) {
+                                    continue;
+                                }
+                                start = System.nanoTime();
+                                status = fresh.postForm("/login/", Map.of("username", "dev@example.com", "password",
+                                        "dev-demo-password", "_csrf", WebClient.csrfOf(form.body()))).statusCode();
                             }
                             else {
                                 status = web.get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode();
