@@ -11,9 +11,13 @@ import java.util.function.BiConsumer;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
+import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -57,14 +61,17 @@ import io.github.bucket4j.TimeMeter;
  * <p>
  * Several instances count as one (decisions §13): every failure and every success is applied here and
  * sent to every other instance ({@link CacheInvalidation#publish}, PostgreSQL NOTIFY, delivered within
- * milliseconds), which applies it to its own copy of the state; so six failures spread over two instances
+ * milliseconds), which applies it to its own copy of the state; so five failures spread over two instances
  * lock the pair on both, and a check never waits for the database. The state is in memory (bounded
- * Caffeine caches) on each instance: an instance that starts (or restarts) begins with what the others
- * send from then on, and does not know the locks and known addresses made before it started.
+ * Caffeine caches) on each instance. What must outlive an instance, a pair's lock and a pair's known
+ * address, is also written to the database ({@link LoginPairs}) by the instance where it happened and
+ * read by every instance at start, so a restarted or new instance knows them; failures counted towards a
+ * lock or a delay are known to the instances running when they happen. Pairs are kept as digests.
  */
 @Component
 public class LoginThrottle {
 
+    private static final Logger log = LoggerFactory.getLogger(LoginThrottle.class);
     private static final int MAX_KEYS = 100_000;
     /** The growing delays double at most this many times (2^20 s is far past any {@code max-delay}). */
     private static final int MAX_DOUBLINGS = 20;
@@ -83,7 +90,7 @@ public class LoginThrottle {
      * Pairs that logged in successfully within {@code known-address-ttl} of their last success (looking
      * them up does not extend it): exempt from the account-wide and address-wide delays.
      */
-    private final Cache<String, Boolean> known;
+    private final Cache<String, Instant> known;
     /**
      * Attempts refused under a lock or a delay since the last {@link #flushRefused}, per account as the
      * audit trail may name it ({@link AuditEvent#attemptedAccount}): counted, not written one row each.
@@ -92,6 +99,8 @@ public class LoginThrottle {
     private final ApplicationEventPublisher events;
     /** Sends a topic's message to every other instance. */
     private final BiConsumer<String, String> toOthers;
+    /** Where locks and known addresses last; null in unit tests (memory only). */
+    private final @Nullable LoginPairs lasting;
 
     /** Topics of what other instances count: {@code <length of address>:<address><account>}. */
     static final String FAILURES = "login-failure";
@@ -99,24 +108,28 @@ public class LoginThrottle {
     /** Longer "e-mail addresses" are counted by their digest, so a key stays small in memory and in a message. */
     private static final int MAX_ACCOUNT_KEY = 320;
 
-    /** One instance alone (unit tests). */
+    /** One instance alone, in memory (unit tests). */
     LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events) {
         this(properties, clock, events, (topic, message) -> {
-        });
+        }, null);
     }
 
-    /** One of the instances on the database: what it counts, they count, and the other way round. */
+    /**
+     * One of the instances on the database: what it counts, they count, and the other way round; it starts
+     * with the locks and known addresses in force.
+     */
     @Autowired
     LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
-            CacheInvalidation cluster) {
-        this(properties, clock, events, cluster::publish);
+            CacheInvalidation cluster, LoginPairs lasting) {
+        this(properties, clock, events, cluster::publish, lasting);
         cluster.subscribe(FAILURES, this::failureElsewhere);
         cluster.subscribe(SUCCESSES, this::successElsewhere);
     }
 
     LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
-            BiConsumer<String, String> toOthers) {
+            BiConsumer<String, String> toOthers, @Nullable LoginPairs lasting) {
         this.toOthers = toOthers;
+        this.lasting = lasting;
         this.settings = properties.login();
         this.clock = clock;
         this.events = events;
@@ -127,6 +140,17 @@ public class LoginThrottle {
         this.addresses = cache(settings.addressWindow().plus(settings.maxDelay()));
         this.known = Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterWrite(settings.knownAddressTtl())
                 .ticker(() -> clock.millis() * 1_000_000L).build();
+        if (lasting != null) {
+            Instant now = clock.instant();
+            for (LoginPairs.Pair pair : lasting.current(now, MAX_KEYS)) {
+                if (pair.lockedUntil() != null && pair.lockedUntil().isAfter(now)) {
+                    pairLocks.put(pair.digest(), pair.lockedUntil());
+                }
+                if (pair.knownUntil() != null && pair.knownUntil().isAfter(now)) {
+                    known.put(pair.digest(), pair.knownUntil());
+                }
+            }
+        }
     }
 
     /**
@@ -159,7 +183,8 @@ public class LoginThrottle {
         if (delay != null && now.isBefore(delay.notBefore())) {
             return true;
         }
-        if (known.getIfPresent(pair) != null) {
+        Instant knownUntil = known.getIfPresent(pair);
+        if (knownUntil != null && now.isBefore(knownUntil)) {
             return false;
         }
         return delayed(accounts, account, now) || delayed(addresses, address, now);
@@ -206,28 +231,29 @@ public class LoginThrottle {
     public boolean recordFailure(String username, String address) {
         String account = key(username);
         toOthers.accept(FAILURES, message(account, address));
-        return failure(account, address);
+        return failure(account, address, true);
     }
 
     /** A failure another instance counted. */
     void failureElsewhere(String message) {
         int colon = message.indexOf(':');
         int length = Integer.parseInt(message.substring(0, colon));
-        failure(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length));
+        failure(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length), false);
     }
 
     /** A success another instance saw. */
     void successElsewhere(String message) {
         int colon = message.indexOf(':');
         int length = Integer.parseInt(message.substring(0, colon));
-        success(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length));
+        success(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length), false);
     }
 
     private static String message(String account, String address) {
         return address.length() + ":" + address + account;
     }
 
-    private boolean failure(String account, String address) {
+    /** {@code here}: this instance saw it (and records what lasts); else another instance's message. */
+    private boolean failure(String account, String address, boolean here) {
         String pair = pair(account, address);
         Instant now = clock.instant();
         spend(accounts, account, settings.maxFailuresPerAccount(), settings.accountWindow(), now);
@@ -249,9 +275,13 @@ public class LoginThrottle {
         if (pairLocks.size() >= MAX_KEYS) {
             pairLocks.values().removeIf(until -> !until.isAfter(now));
         }
-        pairLocks.put(pair, now.plus(settings.lockDuration()));
+        Instant until = now.plus(settings.lockDuration());
+        pairLocks.put(pair, until);
         pairs.asMap().remove(pair, bucket);
         pairDelays.invalidate(pair);
+        if (here) {
+            last(() -> lasting.lock(pair, until));
+        }
         return true;
     }
 
@@ -263,15 +293,35 @@ public class LoginThrottle {
     public void recordSuccess(String username, String address) {
         String account = key(username);
         toOthers.accept(SUCCESSES, message(account, address));
-        success(account, address);
+        success(account, address, true);
     }
 
-    private void success(String account, String address) {
+    private void success(String account, String address, boolean here) {
         String pair = pair(account, address);
         pairs.invalidate(pair);
         pairDelays.invalidate(pair);
-        pairLocks.remove(pair);
-        known.put(pair, Boolean.TRUE);
+        boolean wasLocked = pairLocks.remove(pair) != null;
+        Instant until = clock.instant().plus(settings.knownAddressTtl());
+        Instant before = known.getIfPresent(pair);
+        known.put(pair, until);
+        // one write per pair a day at most (and at once after a lock), not one per login
+        if (here && (wasLocked || before == null || until.isAfter(before.plus(Duration.ofDays(1))))) {
+            last(() -> lasting.known(pair, until));
+        }
+    }
+
+    /** Writes what lasts; the database being away costs the record, never the login's answer. */
+    private void last(Runnable write) {
+        if (lasting == null) {
+            return;
+        }
+        try {
+            write.run();
+        }
+        catch (DataAccessException e) {
+            log.warn("Login throttle: a lock or known address was not stored ({}); it holds in memory",
+                    e.getClass().getSimpleName());
+        }
     }
 
     /** A wrong current password at the password change form: a failed login of that account from here. */
@@ -351,8 +401,9 @@ public class LoginThrottle {
         return key.length() <= MAX_ACCOUNT_KEY ? key : "#" + Secrets.sha256Hex(key);
     }
 
-    private static String pair(String account, String address) {
-        return account + "|" + address;
+    /** A pair's key, here and in the database: the SHA-256 hex of {@code <account>|<address>}. */
+    static String pair(String account, String address) {
+        return Secrets.sha256Hex(account + "|" + address);
     }
 
     private record Backoff(int failures, Instant notBefore) {

@@ -9,6 +9,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.abuse.LoginPairs;
 import com.example.identity.audit.AuditTrail;
 import com.example.identity.common.ClusterLock;
 import com.example.identity.oauth.ExpiredAuthorizations;
@@ -17,8 +18,9 @@ import com.example.identity.token.ApiTokenService;
 /**
  * The one job that forgets what has done its work, every hour ({@code identity.retention.*}): audit rows
  * older than {@code audit} (365 days), API tokens revoked or expired longer ago than {@code tokens} (30
- * days), authorizations whose code expired longer ago than {@code codes} (1 day). Each is one DELETE on
- * an indexed time column.
+ * days), authorizations whose code expired longer ago than {@code codes} (1 day), and the login throttle's
+ * pairs that are neither locked nor known any more. Each is one DELETE (the first three on an indexed time
+ * column).
  * <p>
  * One instance at a time runs it ({@link ClusterLock#runIfFree}: an instance that finds another one at it
  * skips that hour's run).
@@ -34,9 +36,11 @@ class RetentionJob {
     private final ExpiredAuthorizations authorizations;
     private final Clock clock;
     private final ClusterLock locks;
+    private final LoginPairs loginPairs;
 
     RetentionJob(IdentityProperties properties, AuditTrail audit, ApiTokenService tokens,
-            ExpiredAuthorizations authorizations, Clock clock, ClusterLock locks) {
+            ExpiredAuthorizations authorizations, Clock clock, ClusterLock locks, LoginPairs loginPairs) {
+        this.loginPairs = loginPairs;
         this.retention = properties.retention();
         this.audit = audit;
         this.tokens = tokens;
@@ -55,8 +59,10 @@ class RetentionJob {
         int codes = authorizations.purgeExpiredBefore(now.minus(retention.codes()));
         int ended = tokens.purgeEndedBefore(now.minus(retention.tokens()));
         int rows = audit.purgeBefore(now.minus(retention.audit()));
-        if (codes + ended + rows > 0) {
-            log.info("Retention: purged {} expired authorizations, {} ended tokens, {} audit rows", codes, ended, rows);
+        int pairs = loginPairs.purgeEndedBefore(now);
+        if (codes + ended + rows + pairs > 0) {
+            log.info("Retention: purged {} expired authorizations, {} ended tokens, {} audit rows, {} login pairs "
+                    + "neither locked nor known", codes, ended, rows, pairs);
         }
     }
 }

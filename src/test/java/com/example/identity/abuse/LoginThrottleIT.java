@@ -2,6 +2,7 @@ package com.example.identity.abuse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -13,7 +14,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 
+import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
+import com.example.identity.crypto.Secrets;
 import com.example.identity.account.Role;
 import com.example.identity.support.WebClient;
 
@@ -140,5 +143,49 @@ class LoginThrottleIT {
         loginFrom("203.0.113.60", email, "wrong-2");
         assertThat(loginFrom("203.0.113.60", email, "delay-password-1")).isEqualTo("/login/?bloqueado=1");
         assertThat(loginFrom("203.0.113.61", email, "delay-password-1")).isEqualTo("/");
+    }
+
+    @Autowired
+    LoginPairs loginPairs;
+
+    @Autowired
+    IdentityProperties properties;
+
+    @Autowired
+    Clock clock;
+
+    /** This context's throttle as an instance started now on the same database would build it. */
+    LoginThrottle startedNow() {
+        return new LoginThrottle(properties, clock, event -> { }, (topic, message) -> { }, loginPairs);
+    }
+
+    @Test
+    void aLockAndAKnownAddressOutliveTheInstanceThatMadeThemStoredAsDigests() {
+        String email = newAccount("lasting-password-1");
+        String knownEmail = newAccount("known-password-1");
+        for (int i = 0; i < 5; i++) {
+            throttle.recordFailure(email, "203.0.113.70");
+        }
+        assertThat(throttle.isBlocked(email, "203.0.113.70")).isTrue();
+        assertThat(loginFrom("198.51.100.70", knownEmail, "known-password-1")).isEqualTo("/");
+
+        var later = startedNow();
+        assertThat(later.isBlocked(email, "203.0.113.70")).as("the lock, at an instance started after it").isTrue();
+        assertThat(later.isBlocked(email, "203.0.113.71")).isFalse();
+        // the known address is exempt from the address-wide delays there too: spend the address's budget
+        for (int i = 0; i < 101; i++) {
+            later.recordFailure("spray-" + i + "@example.com", "198.51.100.70");
+        }
+        assertThat(later.isBlocked("newcomer@example.com", "198.51.100.70")).as("a stranger there waits").isTrue();
+        assertThat(later.isBlocked(knownEmail, "198.51.100.70")).as("the known pair does not").isFalse();
+
+        assertThat(jdbc.queryForObject("select count(*) from login_pairs where pair_digest = ?", Integer.class,
+                Secrets.sha256Hex(email + "|203.0.113.70"))).isEqualTo(1);
+        assertThat(jdbc.queryForObject("select count(*) from login_pairs where pair_digest like ? or pair_digest like ?",
+                Integer.class, "%@%", "%203.0.113%")).as("nothing in the clear").isZero();
+
+        // a success ends the lock for instances started after it as well
+        throttle.recordSuccess(email, "203.0.113.70");
+        assertThat(startedNow().isBlocked(email, "203.0.113.70")).isFalse();
     }
 }

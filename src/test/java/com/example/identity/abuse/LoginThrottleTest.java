@@ -300,7 +300,7 @@ class LoginThrottleTest {
                 else {
                     nodes[other].successElsewhere(message);
                 }
-            });
+            }, null);
         }
         return nodes;
     }
@@ -326,7 +326,7 @@ class LoginThrottleTest {
     void anOverlongUsernameIsCountedByItsDigestAndTravelsShort() {
         List<String> sent = new ArrayList<>();
         var props = properties(shippedLogin());
-        var throttle = new LoginThrottle(props, clock, events::add, (topic, message) -> sent.add(message));
+        var throttle = new LoginThrottle(props, clock, events::add, (topic, message) -> sent.add(message), null);
         String huge = "x".repeat(100_000) + "@example.com";
         for (int i = 0; i < 5; i++) {
             throttle.recordFailure(huge, "10.0.0.11");

@@ -13,6 +13,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import com.example.identity.account.AccountService;
+import com.example.identity.crypto.Secrets;
 import com.example.identity.account.Role;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.token.ApiTokenService;
@@ -58,8 +59,21 @@ class RetentionJobIT {
         insertAuthorization(marker + "-old", owner.getId(), ago(Duration.ofHours(25)));
         insertAuthorization(marker + "-new", owner.getId(), ago(Duration.ofHours(23)));
 
+        // login throttle pairs: kept while locked or known, deleted once neither
+        String ended = Secrets.sha256Hex(marker + "|ended");
+        String locked = Secrets.sha256Hex(marker + "|locked");
+        String known = Secrets.sha256Hex(marker + "|known");
+        jdbc.update("insert into login_pairs (pair_digest, locked_until, known_until) values (?, ?, ?)", ended,
+                ago(Duration.ofMinutes(1)), ago(Duration.ofDays(1)));
+        jdbc.update("insert into login_pairs (pair_digest, locked_until) values (?, ?)", locked,
+                ago(Duration.ofMinutes(-10)));
+        jdbc.update("insert into login_pairs (pair_digest, locked_until, known_until) values (?, ?, ?)", known,
+                ago(Duration.ofMinutes(1)), ago(Duration.ofDays(-29)));
+
         job.run();
 
+        assertThat(jdbc.queryForList("select pair_digest from login_pairs where pair_digest in (?, ?, ?)", String.class,
+                ended, locked, known)).containsExactlyInAnyOrder(locked, known);
         assertThat(jdbc.queryForList("select subject from audit_events where actor = ?", String.class, marker))
                 .containsExactly("kept");
         assertThat(jdbc.queryForList("select id from api_tokens where user_id = ? order by id", Long.class, owner.getId()))
