@@ -27,10 +27,12 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import com.example.identity.account.AccountChanged;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.ImportSettings;
 import com.example.identity.account.ImportedPasswordHashes;
 import com.example.identity.account.Role;
+import com.example.identity.account.RoleChanged;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.RedirectUriRule;
@@ -119,6 +121,8 @@ public class LegacyImport {
         final List<UserLine> newUsers = new ArrayList<>();
         final List<UserLine> changedUsers = new ArrayList<>();
         final Set<Long> changedPasswords = new HashSet<>();
+        /** Users whose change must end their sessions and refetch their tokens: id to the role before. */
+        final Map<Long, Role> loggedOut = new HashMap<>();
         final List<ClientLine> newClients = new ArrayList<>();
         final List<ClientLine> changedClients = new ArrayList<>();
         final Map<String, Long> clientRowIds = new HashMap<>();
@@ -280,8 +284,13 @@ public class LegacyImport {
                 changed.add("password_hash");
                 plan.changedPasswords.add(u.id());
             }
-            decide(changed, update, report, USERS, u.line(), "el usuario " + u.id(), counts,
-                    () -> plan.changedUsers.add(u));
+            boolean logsOut = changed.contains("enabled") || changed.contains("rol") || changed.contains("password_hash");
+            decide(changed, update, report, USERS, u.line(), "el usuario " + u.id(), counts, () -> {
+                plan.changedUsers.add(u);
+                if (logsOut) {
+                    plan.loggedOut.put(u.id(), Role.fromValue(existing.rol()));
+                }
+            });
         }
     }
 
@@ -312,6 +321,19 @@ public class LegacyImport {
                     ps.setString(7, u.hashDigest());
                     ps.setLong(8, u.id());
                 });
+        // what the admin page does on the same changes: disabled, role changed or new password end the
+        // account's sessions and make every instance look its tokens up again (at commit); a demotion to
+        // user revokes its personal tokens, in this transaction
+        for (UserLine u : plan.changedUsers) {
+            Role before = plan.loggedOut.get(u.id());
+            if (before == null) {
+                continue;
+            }
+            if (before != u.rol()) {
+                events.publishEvent(new RoleChanged(u.id(), before, u.rol()));
+            }
+            events.publishEvent(new AccountChanged(u.id()));
+        }
         if (!plan.newUsers.isEmpty()) {
             // the next account made by the service gets the id after the highest one, imported or not.
             // One statement for H2 and PostgreSQL (both have identity columns); DDL takes no parameters.

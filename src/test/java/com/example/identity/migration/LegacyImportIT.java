@@ -205,6 +205,17 @@ class LegacyImportIT {
         assertThat(jdbc.queryForObject("select count(*) from api_tokens where token_digest = ?", Long.class,
                 Secrets.sha256Hex(newToken))).isZero();
 
+        // the player is logged in and a game has just used one of their tokens (now cached as valid)
+        var playerSession = new WebClient(port);
+        assertThat(WebClient.location(playerSession.login(old.playerEmail, PLAYER_PASSWORD))).isEqualTo("/");
+        assertThat(playerSession.get("/cuenta/contrasena").statusCode()).isEqualTo(200);
+        String liveToken = OldSystemExport.randomHex();
+        jdbc.update("insert into api_tokens (user_id, name, token_digest, prefix, kind, personal_scope, created_at) "
+                + "values (?, 'en juego', ?, ?, 'personal', 'perfil', current_timestamp)", old.playerId,
+                Secrets.sha256Hex(liveToken), liveToken.substring(0, 8));
+        assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + liveToken).statusCode())
+                .isEqualTo(200);
+
         ImportReport updated = importer.run(new ImportOptions(delta.users(), delta.tokens(), delta.clients(), false, true), "op");
         assertThat(updated.problems()).isEmpty();
         assertThat(counts(updated)).isEqualTo("users 3: +0 ~1 =2; clients 1: +0 ~1 =0; tokens 4: +1 ~1 =2");
@@ -214,6 +225,9 @@ class LegacyImportIT {
         // the new token is the player's, whose account is now disabled: refused too
         assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + newToken).body()).isEqualTo(INVALID_TOKEN);
         assertThat(jdbc.queryForObject("select enabled from users where id = ?", Boolean.class, old.playerId)).isFalse();
+        // disabled by the import as by the admin page: the session ends and the cached token is refused at once
+        assertThat(WebClient.location(playerSession.get("/cuenta/contrasena"))).startsWith("/login/");
+        assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + liveToken).body()).isEqualTo(INVALID_TOKEN);
         assertThat(jdbc.queryForObject("select revoked_at is not null from oauth_clients where client_id = ?", Boolean.class,
                 old.clientId)).isTrue();
         assertThat(new WebClient(port).login(old.playerEmail, PLAYER_PASSWORD).statusCode()).isEqualTo(302);
