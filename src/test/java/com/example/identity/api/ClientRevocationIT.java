@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +25,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.support.OAuthForms;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
@@ -78,13 +78,7 @@ class ClientRevocationIT {
     }
 
     HttpResponse<String> exchange(ClientService.NewCredentials client, String code) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", code);
-        form.put("redirect_uri", client.redirectUri());
-        form.put("client_id", client.clientId());
-        form.put("client_secret", client.clientSecret());
-        return new WebClient(port).postForm("/oauth/token.php", form);
+        return new WebClient(port).postForm("/oauth/token.php", OAuthForms.codeExchange(client, code));
     }
 
     int userinfo(String token) {

@@ -31,6 +31,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.SignedJWT;
 import tools.jackson.databind.json.JsonMapper;
 import com.example.identity.account.Role;
+import com.example.identity.support.OAuthForms;
 import com.example.identity.support.Cluster;
 import com.example.identity.support.WebClient;
 
@@ -124,13 +125,7 @@ class TwoInstancesIT {
         assertThat(redirect.statusCode()).as(redirect.body()).isEqualTo(302);
         String code = UriComponentsBuilder.fromUriString(WebClient.location(redirect)).build().getQueryParams()
                 .getFirst("code");
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", code);
-        form.put("redirect_uri", client.redirectUri());
-        form.put("client_id", client.clientId());
-        form.put("client_secret", client.clientSecret());
-        var tokens = web.postForm("/oauth/token.php", form);
+        var tokens = web.postForm("/oauth/token.php", OAuthForms.codeExchange(client, code));
         assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
         return JSON.readTree(tokens.body()).get("id_token").asString();
     }

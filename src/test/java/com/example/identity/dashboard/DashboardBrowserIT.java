@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -14,6 +12,7 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.support.OAuthForms;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.BrowserTest;
 import com.example.identity.support.Chromium;
@@ -84,7 +83,7 @@ class DashboardBrowserIT extends BrowserTest {
 
         // a code flow with it, in the same browser session
         String code = authorize(clientId, redirectUri);
-        var tokens = new WebClient(port).postForm("/oauth/token.php", exchange(code, redirectUri, clientId, secret));
+        var tokens = new WebClient(port).postForm("/oauth/token.php", OAuthForms.codeExchange(code, redirectUri, clientId, secret));
         assertThat(tokens.statusCode()).isEqualTo(200);
         assertThat(ApiAssertions.json(tokens).has("id_token")).isTrue();
         String accessToken = ApiAssertions.json(tokens).get("access_token").asString();
@@ -99,11 +98,11 @@ class DashboardBrowserIT extends BrowserTest {
         assertThat(newSecret).matches("[0-9a-f]{64}").isNotEqualTo(secret);
         Chromium.screenshot(browser, "dashboard-rotated");
         var old = new WebClient(port).postForm("/oauth/token.php",
-                exchange(authorize(clientId, redirectUri), redirectUri, clientId, secret));
+                OAuthForms.codeExchange(authorize(clientId, redirectUri), redirectUri, clientId, secret));
         assertThat(old.statusCode()).isEqualTo(401);
         assertThat(ApiAssertions.json(old).get("error").asString()).isEqualTo("client_secret incorrecto");
         String freshCode = authorize(clientId, redirectUri);
-        assertThat(new WebClient(port).postForm("/oauth/token.php", exchange(freshCode, redirectUri, clientId, newSecret))
+        assertThat(new WebClient(port).postForm("/oauth/token.php", OAuthForms.codeExchange(freshCode, redirectUri, clientId, newSecret))
                 .statusCode()).isEqualTo(200);
 
         // revoke: client_revoked
@@ -113,7 +112,7 @@ class DashboardBrowserIT extends BrowserTest {
         acceptConfirmation();
         assertThat(browser.findElement(By.cssSelector("tr[data-client-id='" + clientId + "']")).getText()).contains("Revocada");
         Chromium.screenshot(browser, "dashboard-revoked");
-        var refused = new WebClient(port).postForm("/oauth/token.php", exchange(lastCode, redirectUri, clientId, newSecret));
+        var refused = new WebClient(port).postForm("/oauth/token.php", OAuthForms.codeExchange(lastCode, redirectUri, clientId, newSecret));
         assertThat(refused.statusCode()).isEqualTo(401);
         assertThat(ApiAssertions.json(refused).get("error").asString()).isEqualTo("client_revoked");
         // and the access token it issued before dies with it
@@ -148,13 +147,4 @@ class DashboardBrowserIT extends BrowserTest {
         return UriComponentsBuilder.fromUriString(landed).build().getQueryParams().getFirst("code");
     }
 
-    static Map<String, String> exchange(String code, String redirectUri, String clientId, String secret) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", code);
-        form.put("redirect_uri", redirectUri);
-        form.put("client_id", clientId);
-        form.put("client_secret", secret);
-        return form;
-    }
 }

@@ -22,6 +22,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.support.OAuthForms;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
 
@@ -114,12 +115,8 @@ class LegacyImportIT {
         var query = UriComponentsBuilder.fromUriString(location).build().getQueryParams();
         assertThat(query.getFirst("state")).isEqualTo("st-1");
 
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", query.getFirst("code"));
-        form.put("redirect_uri", old.redirectUri);
-        form.put("client_id", old.clientId);
-        form.put("client_secret", "not-the-secret");
+        Map<String, String> form = OAuthForms.codeExchange(query.getFirst("code"), old.redirectUri, old.clientId,
+                "not-the-secret");
         HttpResponse<String> wrong = new WebClient(port).postForm("/oauth/token.php", form);
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(wrong.body()).isEqualTo("{\"error\":\"client_secret incorrecto\"}");

@@ -19,6 +19,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
 
 import tools.jackson.databind.JsonNode;
@@ -104,13 +105,7 @@ abstract class OAuthTestBase {
     }
 
     static Map<String, String> exchangeForm(ClientService.NewCredentials client, String code) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", code);
-        form.put("redirect_uri", client.redirectUri());
-        form.put("client_id", client.clientId());
-        form.put("client_secret", client.clientSecret());
-        return form;
+        return OAuthForms.codeExchange(client, code);
     }
 
     static HttpResponse<String> exchange(ClientService.NewCredentials client, String code) {

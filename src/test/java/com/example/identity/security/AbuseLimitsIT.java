@@ -31,6 +31,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.support.OAuthForms;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.WebClient;
 import com.example.identity.token.ApiTokenService;
@@ -319,12 +320,7 @@ class AbuseLimitsIT {
     static final String TOKEN = "/oauth/token.php";
 
     static Map<String, String> form(ClientService.NewCredentials client, String code, Map<String, String> changes) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "authorization_code");
-        form.put("code", code);
-        form.put("redirect_uri", client.redirectUri());
-        form.put("client_id", client.clientId());
-        form.put("client_secret", client.clientSecret());
+        Map<String, String> form = OAuthForms.codeExchange(client, code);
         form.putAll(changes);
         return form;
     }
