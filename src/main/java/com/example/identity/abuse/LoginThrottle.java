@@ -236,20 +236,23 @@ public class LoginThrottle {
 
     /** A failure another instance counted. */
     void failureElsewhere(String message) {
-        int colon = message.indexOf(':');
-        int length = Integer.parseInt(message.substring(0, colon));
-        failure(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length), false);
+        fromMessage(message, (account, address) -> failure(account, address, false));
     }
 
     /** A success another instance saw. */
     void successElsewhere(String message) {
-        int colon = message.indexOf(':');
-        int length = Integer.parseInt(message.substring(0, colon));
-        success(message.substring(colon + 1 + length), message.substring(colon + 1, colon + 1 + length), false);
+        fromMessage(message, (account, address) -> success(account, address, false));
     }
 
     private static String message(String account, String address) {
         return address.length() + ":" + address + account;
+    }
+
+    /** The account and address of a {@link #message}. */
+    private static void fromMessage(String message, BiConsumer<String, String> accountAndAddress) {
+        int colon = message.indexOf(':');
+        int end = colon + 1 + Integer.parseInt(message.substring(0, colon));
+        accountAndAddress.accept(message.substring(end), message.substring(colon + 1, end));
     }
 
     /** {@code here}: this instance saw it (and records what lasts); else another instance's message. */
