@@ -1,13 +1,22 @@
 package com.example.identity.web;
 
+import java.util.EnumSet;
+
+import jakarta.servlet.DispatcherType;
+
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.Session;
+import org.springframework.session.jdbc.JdbcIndexedSessionRepository;
 import org.springframework.session.security.SpringSessionBackedSessionRegistry;
+import org.springframework.session.web.http.SessionRepositoryFilter;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 import com.example.identity.account.AccountChanged;
 import com.example.identity.account.AccountService;
@@ -24,6 +33,31 @@ import com.example.identity.common.AfterCommit;
  */
 @Configuration(proxyBeanMethods = false)
 class SessionConfig {
+
+    /**
+     * Spring Session JDBC's repository, used through {@link SessionStore} (one read per request, the last
+     * access written at most once a minute). Wrapped after its initialization rather than declared as a
+     * repository of its own, which would turn Boot's JDBC session auto-configuration off; its cleanup job
+     * and shutdown stay with it.
+     */
+    @Bean
+    static BeanPostProcessor sessionStoreWrapper() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                return bean instanceof JdbcIndexedSessionRepository jdbc ? new SessionStore(jdbc) : bean;
+            }
+        };
+    }
+
+    /** Bounds {@link SessionStore}'s reuse of a read session to one request; runs outside Spring Session's filter. */
+    @Bean
+    FilterRegistrationBean<OncePerRequestFilter> sessionReadsPerRequest() {
+        FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(SessionStore.requestScope());
+        registration.setOrder(SessionRepositoryFilter.DEFAULT_ORDER - 1);
+        registration.setDispatcherTypes(EnumSet.allOf(DispatcherType.class));
+        return registration;
+    }
 
     @Bean
     <S extends Session> SessionRegistry sessionRegistry(FindByIndexNameSessionRepository<S> sessions) {
