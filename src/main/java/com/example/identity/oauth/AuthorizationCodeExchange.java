@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.Base64;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
@@ -36,8 +37,8 @@ import com.example.identity.token.ApiTokenService;
 /**
  * The steps of {@code /oauth/token.php} after the client authenticated ({@link ClientCredentialsChecks}),
  * in the order of decisions §1: {@link ClientCredentialsChecks#redirectUriCheck},
- * {@link ClientCredentialsChecks#revokedCheck}, {@link #codeLookup}, {@link #usedCheck} (a reuse revokes every token of
- * that code), {@link #expiryCheck}, {@link #signingKeyCheck} (before the code is spent), {@link #pkceCheck},
+ * {@link ClientCredentialsChecks#revokedCheck}, {@link #codeLookup}, the used check (a reuse revokes every token of
+ * that code, {@link #reuseDetected}), {@link #expiryCheck}, {@link #signingKeyCheck} (before the code is spent), {@link #pkceCheck},
  * then {@link #exchange}: the code is marked used by one conditional UPDATE in the same transaction that
  * stores the access token, so of concurrent exchanges exactly one wins. Plugged into Spring
  * Authorization Server's token endpoint as the provider of the authorization code grant; the tokens come
@@ -77,16 +78,27 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
         ClientCredentialsChecks.redirectUriCheck(client, grant.getRedirectUri());
         ClientCredentialsChecks.revokedCheck(client);
         try {
-            AuthorizationRecord record = codeLookup(grant, client);
-            usedCheck(record);
-            expiryCheck(record);
-            signingKeyCheck(record);
-            pkceCheck(record, grant);
-            AccountPrincipal user = accounts.findById(record.userId())
-                    .filter(u -> u.isEnabled())
-                    .map(AccountPrincipal::of)
-                    .orElseThrow(TokenError.INVALID_CODE::exception);
-            return exchange(record, grant, clientPrincipal, client, user);
+            // One transaction from the code's lookup to the access token's insert: one commit per exchange
+            // (on PostgreSQL each transaction is a BEGIN/COMMIT round trip). A refused exchange has written
+            // nothing; a reuse is handled after it, in a transaction of its own.
+            Spent spent = transactions.execute(status -> {
+                AuthorizationRecord record = codeLookup(grant, client);
+                if (record.isUsed()) {
+                    return Spent.reuse(record);
+                }
+                expiryCheck(record);
+                signingKeyCheck(record);
+                pkceCheck(record, grant);
+                AccountPrincipal user = accounts.findById(record.userId())
+                        .filter(u -> u.isEnabled())
+                        .map(AccountPrincipal::of)
+                        .orElseThrow(TokenError.INVALID_CODE::exception);
+                return exchange(record, grant, client, user);
+            });
+            if (spent.accessToken() == null) {
+                reuseDetected(spent.record());
+            }
+            return tokens(spent, clientPrincipal, client);
         }
         catch (TokenErrorException e) {
             throw e;
@@ -96,19 +108,21 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
         }
     }
 
+    /** What the exchange's transaction did: spent the code for an access token, or found it spent (a reuse). */
+    record Spent(AuthorizationRecord record, @Nullable OAuth2AccessToken accessToken,
+            DefaultOAuth2TokenContext.@Nullable Builder context, @Nullable OAuth2Authorization authorization) {
+
+        static Spent reuse(AuthorizationRecord record) {
+            return new Spent(record, null, null, null);
+        }
+    }
+
     /** The code must exist for this client and this redirect URI: else {@code Código de autorización inválido}. */
     AuthorizationRecord codeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
         return authorizations.findByCode(grant.getCode())
                 .filter(r -> r.clientId().equals(client.getClientId()))
                 .filter(r -> r.redirectUri().equals(grant.getRedirectUri()))
                 .orElseThrow(TokenError.INVALID_CODE::exception);
-    }
-
-    /** A second use is refused, and every token issued from that code is revoked (RFC 6749 §4.1.2). */
-    void usedCheck(AuthorizationRecord record) {
-        if (record.isUsed()) {
-            reuseDetected(record);
-        }
     }
 
     void expiryCheck(AuthorizationRecord record) {
@@ -147,9 +161,12 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
         }
     }
 
-    /** Spends the code and issues the tokens; a lost race is a reuse. */
-    Authentication exchange(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant,
-            OAuth2ClientAuthenticationToken clientPrincipal, RegisteredClient client, AccountPrincipal user) {
+    /**
+     * Spends the code and stores the access token, inside the exchange's transaction: the code is marked
+     * used by one conditional UPDATE, so of concurrent exchanges exactly one wins; a lost race is a reuse.
+     */
+    Spent exchange(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant,
+            RegisteredClient client, AccountPrincipal user) {
         OAuth2Authorization authorization = DatabaseAuthorizationService.toAuthorization(record, client, user,
                 grant.getCode());
         DefaultOAuth2TokenContext.Builder context = DefaultOAuth2TokenContext.builder()
@@ -160,29 +177,30 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
                 .authorizedScopes(authorization.getAuthorizedScopes())
                 .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
                 .authorizationGrant(grant);
-
-        OAuth2AccessToken accessToken = transactions.execute(status -> {
-            if (!authorizations.markCodeUsed(record.id())) {
-                return null;
-            }
-            return (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
-        });
-        if (accessToken == null) {
-            reuseDetected(record);
+        if (!authorizations.markCodeUsed(record.id())) {
+            return Spent.reuse(record);
         }
+        var accessToken = (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
+        return new Spent(record, accessToken, context, authorization);
+    }
 
+    /** The answer: the access token, and an {@code id_token} (signed after the commit) when {@code openid} was granted. */
+    private Authentication tokens(Spent spent, OAuth2ClientAuthenticationToken clientPrincipal, RegisteredClient client) {
         Map<String, Object> extra = Map.of();
-        if (authorization.getAuthorizedScopes().contains(OidcScopes.OPENID)) {
-            OAuth2Token idToken = tokenGenerator.generate(context.tokenType(ID_TOKEN).build());
+        if (spent.authorization().getAuthorizedScopes().contains(OidcScopes.OPENID)) {
+            OAuth2Token idToken = tokenGenerator.generate(spent.context().tokenType(ID_TOKEN).build());
             if (idToken == null) {
                 throw TokenError.OIDC_KEY_MISSING.exception();
             }
             extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
         }
-        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, accessToken, null, extra);
+        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, spent.accessToken(), null, extra);
     }
 
-    /** A replayed code: revoke what it gave, record it, refuse. */
+    /**
+     * A second use is refused, and every token issued from that code is revoked (RFC 6749 §4.1.2): revoke
+     * what it gave, record it, refuse.
+     */
     private void reuseDetected(AuthorizationRecord record) {
         int revoked = tokens.revokeByAuthorization(record.id());
         events.publishEvent(new AuditEvent(AuditEvent.Type.CODE_REUSE_DETECTED,

@@ -18,6 +18,7 @@ import org.springframework.security.oauth2.server.authorization.token.JwtGenerat
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.context.SecurityContextHolderFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
@@ -110,6 +111,8 @@ class AuthorizationServerConfig {
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers(TOKEN_ENDPOINT, PUBLIC_JSON).permitAll()
                 .anyRequest().authenticated())
+            .addFilterBefore(new WithoutSession(new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON)),
+                    SecurityContextHolderFilter.class)
             .addFilterBefore(new TokenEndpointMethodCheck(TOKEN_ENDPOINT, responses), CsrfFilter.class)
             .addFilterBefore(new RateLimitFilter(limits, TOKEN_ENDPOINT), TokenEndpointMethodCheck.class)
             .addFilterBefore(new JsonContentTypeFilter(PUBLIC_JSON), TokenEndpointMethodCheck.class)

@@ -392,7 +392,7 @@ class TwoInstancesIT {
         List<Fetched> fetched = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         long runUntil = System.nanoTime() + Duration.ofSeconds(9).toNanos(); // the 5 s delay and some
         var logins = new Thread(() -> {
-            for (int i = 0; System.nanoTime() < runUntil && i < 500; i++) {
+            for (int i = 0; System.nanoTime() < runUntil && i < 5000; i++) {
                 String idToken = idTokenFrom(i % 2, client, user);
                 issued.add(new Issued(System.nanoTime(), idToken));
             }

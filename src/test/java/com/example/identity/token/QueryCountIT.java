@@ -116,20 +116,28 @@ class QueryCountIT {
                 client.redirectUri(), "client_id", client.clientId(), "client_secret", client.clientSecret()));
 
         long[] counts = new long[3];
+        long[] transactions = new long[3];
         long[] authorizeCounts = new long[3];
+        long[] authorizeTransactions = new long[3];
         for (int i = 0; i < 3; i++) {
             statistics.clear();
             var redirect = web.get("/oauth/authorize.php?response_type=code&client_id=" + client.clientId()
                     + "&redirect_uri=https%3A%2F%2Fq.example%2Fcb&scope=openid%20email%20profile&state=s&nonce=n");
             authorizeCounts[i] = queries();
+            authorizeTransactions[i] = statistics.getTransactionCount();
             form.put("code", UriComponentsBuilder.fromUriString(WebClient.location(redirect)).build().getQueryParams()
                     .getFirst("code"));
             statistics.clear();
             assertThat(web.postForm("/oauth/token.php", form).statusCode()).isEqualTo(200);
             counts[i] = queries();
+            transactions[i] = statistics.getTransactionCount();
         }
         assertThat(counts[1]).as("every exchange costs the same").isEqualTo(counts[2]);
         assertThat(counts[2]).as("code lookup, user, mark used, token insert").isEqualTo(4);
+        assertThat(transactions).as("all four in one transaction, and no session read: one commit per exchange")
+                .containsOnly(1L);
+        assertThat(authorizeTransactions).as("the session's one read (web/SessionStore: its last access is not written"
+                + " again within a minute) and the code's insert").containsOnly(2L);
         assertThat(new long[] {authorizeCounts[1], authorizeCounts[2]})
                 .as("once the client is cached, a code is one INSERT (the session is in memory)").containsOnly(1L);
     }
