@@ -40,6 +40,9 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
 
     ClientService.NewCredentials client;
 
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.security.oauth2.jwt.JwtEncoder jwtEncoder;
+
     @BeforeEach
     void registerClient() {
         client = newClient();
@@ -205,6 +208,17 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
     class OidccPromptNoneLoggedIn {
 
         @Test
+        void aUserWhoMustFirstChangeThePasswordIsInteractionRequired() {
+            String email = "op-" + UUID.randomUUID() + "@example.com";
+            String oneTime = accounts.createWithTemporaryPassword("Tina", email, Role.USER).temporaryPassword();
+            var browser = new WebClient(ISSUER);
+            assertThat(browser.login(email, oneTime).statusCode()).isEqualTo(302);
+            var query = request(Map.of("prompt", "none"));
+
+            assertErrorRedirect(browser.get(url(query)), "interaction_required", query.get("state"));
+        }
+
+        @Test
         void aLoggedInUserGetsACodeWithoutAnyPage() {
             Person person = loggedInPerson("Nora");
             JsonNode first = authenticate(person, Map.of());
@@ -357,6 +371,35 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
             var toLogin = person.browser().get(url(query));
             assertLoginPage(toLogin, url(query));
             codeOf(logInAndGoBack(person, toLogin), query.get("state"));
+        }
+
+        @Test
+        void anExpiredIdTokenOfOursStillServesAsAHint() {
+            Person person = loggedInPerson("Irene");
+            String expired = signed(ISSUER, person.subject(), java.time.Instant.now().minusSeconds(7200));
+
+            JsonNode idToken = authenticate(person, Map.of("prompt", "none", "id_token_hint", expired));
+
+            assertThat(idToken.get("sub").asString()).isEqualTo(person.subject());
+        }
+
+        @Test
+        void anIdTokenOfAnotherIssuerIsInvalidRequest() {
+            Person person = loggedInPerson("Isa");
+            var query = request(Map.of("id_token_hint",
+                    signed("https://other.example", person.subject(), java.time.Instant.now())));
+
+            assertErrorRedirect(person.browser().get(url(query)), "invalid_request", query.get("state"));
+        }
+
+        /** A JWT signed with this server's current key, as an id_token of {@code issuer} issued at {@code issuedAt}. */
+        private String signed(String issuer, String subject, java.time.Instant issuedAt) {
+            var claims = org.springframework.security.oauth2.jwt.JwtClaimsSet.builder().issuer(issuer).subject(subject)
+                    .audience(List.of(client.clientId())).issuedAt(issuedAt).expiresAt(issuedAt.plusSeconds(300)).build();
+            var header = org.springframework.security.oauth2.jwt.JwsHeader
+                    .with(org.springframework.security.oauth2.jose.jws.SignatureAlgorithm.RS256).build();
+            return jwtEncoder.encode(org.springframework.security.oauth2.jwt.JwtEncoderParameters.from(header, claims))
+                    .getTokenValue();
         }
 
         @ParameterizedTest
