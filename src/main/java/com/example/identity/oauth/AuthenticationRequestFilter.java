@@ -55,6 +55,10 @@ import com.example.identity.crypto.Secrets;
  * is met and removed (one use), and the request goes on to the endpoint. {@code login_hint},
  * {@code display}, {@code ui_locales}, {@code claims_locales}, {@code acr_values} and unknown parameters
  * pass through; the login page reads {@code login_hint} itself.
+ *
+ * <p>A POST without a logged-in user is answered with a 303 to the same request as a GET: the session
+ * cookie is {@code SameSite=Lax}, so a browser leaves it out of a relying party's cross-site POST but
+ * sends it with the GET.
  */
 class AuthenticationRequestFilter extends OncePerRequestFilter {
 
@@ -105,6 +109,18 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
             return;
         }
 
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        AccountPrincipal user = authentication != null && authentication.isAuthenticated()
+                && authentication.getPrincipal() instanceof AccountPrincipal account ? account : null;
+        if (user == null && "POST".equals(request.getMethod())) {
+            // A relying party's page posts the form cross-site, and a SameSite=Lax session cookie is not
+            // sent with a cross-site POST: the same request as a GET (a top-level navigation, which
+            // carries the cookie) tells a visitor without a session from a logged-in user.
+            response.setStatus(HttpServletResponse.SC_SEE_OTHER);
+            response.setHeader("Location", request.getContextPath() + wayBack(request));
+            return;
+        }
+
         // 2. syntax
         AuthorizeError malformed = syntaxError(request);
         if (malformed != null) {
@@ -124,9 +140,6 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
         }
 
         // 3. who is logged in, since when, and is that enough
-        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        AccountPrincipal user = authentication != null && authentication.isAuthenticated()
-                && authentication.getPrincipal() instanceof AccountPrincipal account ? account : null;
         Instant now = clock.instant();
         Instant loginTime = user == null ? null : DatabaseAuthorizationService.passwordLoginTime(authentication);
         boolean freshLogin = user != null && (prompt.contains("login")

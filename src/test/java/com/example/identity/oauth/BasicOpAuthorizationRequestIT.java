@@ -560,9 +560,35 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         }
 
         @Test
-        void withoutSessionTheWayBackCarriesTheFormFieldsAsAQuery() {
-            Person person = person("Pilar");
+        void withoutTheSessionCookieTheSameRequestIsRepeatedAsAGetWhichCarriesIt() {
+            // a SameSite=Lax session cookie is not sent with a cross-site POST, but with the GET it becomes
+            Person person = loggedInPerson("Pilar");
             var query = request(Map.of("login_hint", "x@example.com"));
+            String asGet = "/oauth/authorize.php?" + WebClient.encode(query).replace("+", "%20");
+
+            var post = new WebClient(ISSUER).postForm("/oauth/authorize.php", query);
+            assertThat(post.statusCode()).isEqualTo(303);
+            assertThat(WebClient.location(post)).isEqualTo(asGet);
+
+            codeOf(person.browser().get(WebClient.location(post)), query.get("state"));
+        }
+
+        @Test
+        void withoutSessionAtAllTheGetLeadsToTheLoginPage() {
+            Person person = person("Pía");
+            var query = request(Map.of());
+
+            var post = person.browser().postForm("/oauth/authorize.php", query);
+            var toLogin = person.browser().get(WebClient.location(post));
+            assertLoginPage(toLogin, WebClient.location(post));
+
+            codeOf(logInAndGoBack(person, toLogin), query.get("state"));
+        }
+
+        @Test
+        void aPromptLoginPostWithASessionLeadsToTheLoginPageAndBackAsAGet() {
+            Person person = loggedInPerson("Perla");
+            var query = request(Map.of("prompt", "login"));
 
             var toLogin = person.browser().postForm("/oauth/authorize.php", query);
             assertLoginPage(toLogin, "/oauth/authorize.php?" + WebClient.encode(query).replace("+", "%20"));
@@ -573,8 +599,14 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         @Test
         void postErrorsAreTheSameAsGet() {
             var query = request(Map.of("prompt", "none"));
-            assertErrorRedirect(new WebClient(ISSUER).postForm("/oauth/authorize.php", query), "login_required",
-                    query.get("state"));
+            var browser = new WebClient(ISSUER);
+            var post = browser.postForm("/oauth/authorize.php", query);
+            assertThat(post.statusCode()).isEqualTo(303);
+            assertErrorRedirect(browser.get(WebClient.location(post)), "login_required", query.get("state"));
+
+            var requestUri = request(Map.of("request_uri", "https://rp.example/r"));
+            assertErrorRedirect(browser.postForm("/oauth/authorize.php", requestUri), "request_uri_not_supported",
+                    requestUri.get("state"));
 
             var unknown = request(Map.of("client_id", "nope"));
             AuthorizeEndpointIT.assertErrorPage(new WebClient(ISSUER).postForm("/oauth/authorize.php", unknown),
