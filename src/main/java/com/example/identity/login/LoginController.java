@@ -1,9 +1,14 @@
 package com.example.identity.login;
 
+import java.nio.charset.StandardCharsets;
+
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.util.UriComponentsBuilder;
+import org.springframework.web.util.UriUtils;
 
 import com.example.identity.common.LocalRedirect;
 
@@ -24,10 +29,38 @@ class LoginController {
             @RequestParam(required = false) String bloqueado,
             Model model) {
         model.addAttribute("redirect", LocalRedirect.orNull(redirect));
+        model.addAttribute("loginHint", loginHint(LocalRedirect.orNull(redirect)));
         model.addAttribute("error", error != null);
         model.addAttribute("loggedOut", logout != null);
         model.addAttribute("expired", expired != null);
         model.addAttribute("throttled", bloqueado != null);
         return VIEW;
     }
+
+    /** Longest e-mail address the form takes (its {@code maxlength}). */
+    static final int MAX_EMAIL = 254;
+
+    /**
+     * The {@code login_hint} of the authorization request the login page leads back to (OIDC Core
+     * §3.1.2.1): only a value to pre-fill the e-mail field with (Thymeleaf escapes it), never trusted for
+     * anything else; null when there is none, it is malformed or longer than an e-mail address.
+     */
+    static @Nullable String loginHint(@Nullable String redirect) {
+        if (redirect == null || !redirect.startsWith(AUTHORIZE + "?")) {
+            return null;
+        }
+        try {
+            String hint = UriComponentsBuilder.fromUriString(redirect).build().getQueryParams().getFirst("login_hint");
+            if (hint == null) {
+                return null;
+            }
+            String decoded = UriUtils.decode(hint.replace("+", " "), StandardCharsets.UTF_8).strip();
+            return decoded.isEmpty() || decoded.length() > MAX_EMAIL ? null : decoded;
+        }
+        catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static final String AUTHORIZE = "/oauth/authorize.php";
 }

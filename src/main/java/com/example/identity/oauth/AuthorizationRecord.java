@@ -67,6 +67,14 @@ class AuthorizationRecord implements Persistable<String> {
     @Column(name = "auth_time", nullable = false)
     private Instant authTime;
 
+    /** RFC 8176 authentication method references, space-separated ({@code pwd}); null for older rows. */
+    @Column(length = 64)
+    private String amr;
+
+    /** Known claims asked for in the id_token with the {@code claims} parameter, space-separated. */
+    @Column(name = "id_token_claims", length = 200)
+    private String idTokenClaims;
+
     @Transient
     private boolean isNew;
 
@@ -75,7 +83,7 @@ class AuthorizationRecord implements Persistable<String> {
 
     AuthorizationRecord(String id, String clientId, long userId, Set<String> scopes, String redirectUri, String nonce,
             String codeChallenge, String codeChallengeMethod, String codeDigest, Instant codeIssuedAt,
-            Instant codeExpiresAt, Instant authTime) {
+            Instant codeExpiresAt, Instant authTime, Set<String> amr, Set<String> idTokenClaims) {
         this.id = id;
         this.clientId = clientId;
         this.userId = userId;
@@ -88,6 +96,8 @@ class AuthorizationRecord implements Persistable<String> {
         this.codeIssuedAt = codeIssuedAt;
         this.codeExpiresAt = codeExpiresAt;
         this.authTime = authTime;
+        this.amr = amr.isEmpty() ? null : String.join(" ", amr);
+        this.idTokenClaims = idTokenClaims.isEmpty() ? null : String.join(" ", idTokenClaims);
         this.isNew = true;
     }
 
@@ -157,5 +167,18 @@ class AuthorizationRecord implements Persistable<String> {
 
     Instant authTime() {
         return authTime;
+    }
+
+    java.util.List<String> amr() {
+        return words(amr).stream().toList();
+    }
+
+    Set<String> idTokenClaims() {
+        return words(idTokenClaims);
+    }
+
+    private static Set<String> words(String spaceSeparated) {
+        return spaceSeparated == null || spaceSeparated.isEmpty() ? Set.of()
+                : new LinkedHashSet<>(Arrays.asList(spaceSeparated.split(" ")));
     }
 }

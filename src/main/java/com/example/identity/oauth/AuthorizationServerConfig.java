@@ -6,6 +6,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.oauth2.core.OAuth2Token;
@@ -37,6 +38,9 @@ import com.example.identity.abuse.AuthenticatedClientFilter;
 import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
 
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.proc.SecurityContext;
+
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -45,8 +49,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code /.well-known/openid-configuration}). Every difference from a stock server is one of its
  * extension points, each in its own class: the token endpoint's checks ({@link TokenRequestConverter},
  * {@link ClientCredentialsChecks}, {@link AuthorizationCodeExchange}) and answers ({@link TokenResponses});
- * the authorization endpoint's checks ({@link AuthorizeRequestChecks}) and errors
- * ({@link AuthorizeErrorResponder}); hex access tokens ({@link ReferenceAccessTokenGenerator}); id_token
+ * the authorization endpoint's checks ({@link AuthorizeRequestChecks}), OpenID Connect's authentication
+ * request parameters ({@link AuthenticationRequestFilter}) and errors ({@link AuthorizeErrorResponder}); hex access tokens ({@link ReferenceAccessTokenGenerator}); id_token
  * claims ({@link IdTokenClaims}); the discovery document ({@link DiscoveryDocument}).
  */
 @Configuration(proxyBeanMethods = false)
@@ -59,6 +63,9 @@ class AuthorizationServerConfig {
 
     private static final PathPatternRequestMatcher.Builder PATH = PathPatternRequestMatcher.withDefaults();
     static final RequestMatcher TOKEN_ENDPOINT = PATH.matcher(TOKEN);
+    /** The authorization endpoint, by GET or POST (OIDC Core §3.1.2.1). */
+    static final RequestMatcher AUTHORIZE_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, AUTHORIZE),
+            PATH.matcher(HttpMethod.POST, AUTHORIZE));
     /** The two public JSON documents, the key set and the discovery document. */
     static final RequestMatcher PUBLIC_JSON = new OrRequestMatcher(PATH.matcher(JWKS), PATH.matcher(DISCOVERY));
     static final RequestMatcher ENDPOINTS = new OrRequestMatcher(PATH.matcher(AUTHORIZE), TOKEN_ENDPOINT, PUBLIC_JSON);
@@ -77,7 +84,7 @@ class AuthorizationServerConfig {
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenRequestConverter tokenRequests,
             ClientCredentialsChecks clientChecks, AuthorizationCodeExchange codeExchange, TokenResponses responses,
             AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
-            DiscoveryDocument discovery, RateLimits limits) throws Exception {
+            DiscoveryDocument discovery, RateLimits limits, IdTokenHints idTokenHints, Clock clock) throws Exception {
         http
             .securityMatcher(ENDPOINTS)
             .oauth2AuthorizationServer(server -> server
@@ -119,6 +126,9 @@ class AuthorizationServerConfig {
             // after client authentication (AbstractPreAuthenticatedProcessingFilter + 1), before the token
             // endpoint (AuthorizationFilter + 1)
             .addFilterBefore(new AuthenticatedClientFilter(limits), AuthorizationFilter.class)
+            // after Spring Authorization Server validated the authorization request, before the login page
+            .addFilterBefore(new AuthenticationRequestFilter(AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints, clock),
+                    AuthorizationFilter.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
@@ -174,6 +184,12 @@ class AuthorizationServerConfig {
     @Bean
     AuthorizeErrorResponder authorizeErrorResponder(RegisteredClientRepository clients, TemplateEngine templates) {
         return new AuthorizeErrorResponder(clients, templates);
+    }
+
+    /** Verifies an {@code id_token_hint}: signed with this server's keys, of this issuer. */
+    @Bean
+    IdTokenHints idTokenHints(JWKSource<SecurityContext> keys, IdentityProperties properties) {
+        return new IdTokenHints(keys, properties.issuerUrl());
     }
 
     /** The discovery document: only what this server serves. */

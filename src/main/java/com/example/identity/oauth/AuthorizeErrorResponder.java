@@ -1,7 +1,9 @@
 package com.example.identity.oauth;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -60,14 +62,19 @@ class AuthorizeErrorResponder implements AuthenticationFailureHandler {
         }
         var target = UriComponentsBuilder.fromUriString(redirectUris[0])
                 .queryParam(OAuth2ParameterNames.ERROR, errorCode(exception));
+        Map<String, String> values = new HashMap<>();
+        if (exception instanceof AuthorizeError.Exception added) {
+            // only the errors added for OpenID Connect carry a description; those of decisions §2 are unchanged
+            target.queryParam(OAuth2ParameterNames.ERROR_DESCRIPTION, "{description}");
+            values.put("description", added.error().description());
+        }
         String[] states = request.getParameterValues(OAuth2ParameterNames.STATE);
         if (states != null && states.length == 1) {
             target.queryParam(OAuth2ParameterNames.STATE, "{state}");
-            response.sendRedirect(target.encode().buildAndExpand(states[0]).toUriString());
+            values.put("state", states[0]);
         }
-        else {
-            response.sendRedirect(target.encode().build().toUriString());
-        }
+        response.sendRedirect(values.isEmpty() ? target.encode().build().toUriString()
+                : target.encode().buildAndExpand(values).toUriString());
     }
 
     /** The RFC 6749 §4.1.2.1 code; only codes of that list (and OIDC's) are passed on. */
@@ -79,7 +86,7 @@ class AuthorizeErrorResponder implements AuthenticationFailureHandler {
                     OAuth2ErrorCodes.INVALID_SCOPE, OAuth2ErrorCodes.ACCESS_DENIED,
                     OAuth2ErrorCodes.UNAUTHORIZED_CLIENT, OAuth2ErrorCodes.SERVER_ERROR,
                     OAuth2ErrorCodes.TEMPORARILY_UNAVAILABLE, "login_required", "consent_required",
-                    "interaction_required" -> code;
+                    "interaction_required", "request_not_supported", "request_uri_not_supported" -> code;
             default -> OAuth2ErrorCodes.INVALID_REQUEST;
         };
     }

@@ -4,8 +4,10 @@ import java.security.Principal;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
@@ -44,6 +46,9 @@ import com.example.identity.crypto.Secrets;
 class DatabaseAuthorizationService implements OAuth2AuthorizationService {
 
     static final String AUTH_TIME = "auth_time";
+    static final String AMR = "amr";
+    /** The known claims the {@code claims} parameter asked for in the id_token ({@link RequestedClaims}). */
+    static final String ID_TOKEN_CLAIMS = "id_token_claims";
 
     private final AuthorizationRecordRepository records;
     private final RegisteredClientRepository clients;
@@ -80,7 +85,8 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
                 (String) extra.get(PkceParameterNames.CODE_CHALLENGE),
                 (String) extra.get(PkceParameterNames.CODE_CHALLENGE_METHOD),
                 Secrets.sha256Hex(code.getToken().getTokenValue()),
-                code.getToken().getIssuedAt(), code.getToken().getExpiresAt(), authenticationTime(user)));
+                code.getToken().getIssuedAt(), code.getToken().getExpiresAt(), authenticationTime(user),
+                authenticationMethods(user), RequestedClaims.idTokenClaims(claimsParameter(extra))));
     }
 
     @Override
@@ -152,7 +158,9 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
                 .authorizedScopes(record.scopes())
                 .attribute(OAuth2AuthorizationRequest.class.getName(), request)
                 .attribute(Principal.class.getName(), principal)
-                .attribute(AUTH_TIME, record.authTime());
+                .attribute(AUTH_TIME, record.authTime())
+                .attribute(AMR, record.amr())
+                .attribute(ID_TOKEN_CLAIMS, record.idTokenClaims());
         if (codeValue != null) {
             builder.token(new OAuth2AuthorizationCode(codeValue, record.codeIssuedAt(), record.codeExpiresAt()),
                     metadata -> metadata.put(OAuth2Authorization.Token.INVALIDATED_METADATA_NAME, record.isUsed()));
@@ -160,14 +168,49 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
         return builder.build();
     }
 
-    /** When the user typed the password: Spring Security 7 records it on the password factor authority. */
+    /**
+     * When the user typed the password, not when the code was issued: Spring Security 7 records it on
+     * the password factor authority of the session's authentication, and a fresh login replaces it.
+     */
     private Instant authenticationTime(Authentication user) {
+        Instant login = passwordLoginTime(user);
+        return login != null ? login : clock.instant();
+    }
+
+    /** The time of the password login of {@code user}, or null when it did not log in with a password. */
+    static @Nullable Instant passwordLoginTime(Authentication user) {
         for (GrantedAuthority authority : user.getAuthorities()) {
             if (authority instanceof FactorGrantedAuthority factor
                     && FactorGrantedAuthority.PASSWORD_AUTHORITY.equals(factor.getAuthority())) {
                 return factor.getIssuedAt();
             }
         }
-        return clock.instant();
+        return null;
+    }
+
+    /**
+     * RFC 8176 method references of the session's factors: {@code pwd} for a password, {@code otp} for a
+     * one-time token, {@code hwk} for a security key, and {@code mfa} when there are several.
+     */
+    static Set<String> authenticationMethods(Authentication user) {
+        Set<String> amr = new LinkedHashSet<>();
+        for (GrantedAuthority authority : user.getAuthorities()) {
+            if (authority instanceof FactorGrantedAuthority factor) {
+                switch (factor.getAuthority()) {
+                    case FactorGrantedAuthority.PASSWORD_AUTHORITY -> amr.add("pwd");
+                    case FactorGrantedAuthority.OTT_AUTHORITY -> amr.add("otp");
+                    case FactorGrantedAuthority.WEBAUTHN_AUTHORITY -> amr.add("hwk");
+                    default -> { }
+                }
+            }
+        }
+        if (amr.size() > 1) {
+            amr.add("mfa");
+        }
+        return amr;
+    }
+
+    private static @Nullable String claimsParameter(Map<String, Object> extra) {
+        return extra.get("claims") instanceof String claims ? claims : null;
     }
 }

@@ -37,7 +37,13 @@ class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
             claims.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
             claims.put("code_challenge_methods_supported", List.of("S256"));
             claims.put("claims_supported",
-                    List.of("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "azp", "email", "name"));
+                    List.of("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "azp", "amr", "email", "name"));
+            // the authorization request's parameters (decisions §12.2, AuthenticationRequestFilter)
+            claims.put("prompt_values_supported", List.of("none", "login"));
+            claims.put("display_values_supported", List.of("page", "popup"));
+            claims.put("claims_parameter_supported", true);
+            claims.put("request_parameter_supported", false);
+            claims.put("request_uri_parameter_supported", false);
         });
     }
 }

@@ -1,6 +1,8 @@
 package com.example.identity.oauth;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Set;
 
 import org.springframework.security.oauth2.core.oidc.OidcScopes;
 import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
@@ -12,8 +14,9 @@ import com.example.identity.account.AccountPrincipal;
 /**
  * The claims of an {@code id_token} (specification §2.6) on top of what Spring Authorization Server's
  * {@code JwtGenerator} sets ({@code iss}, {@code aud}, {@code exp}, {@code iat}, {@code nonce}):
- * {@code sub} = {@code user:<id>}, {@code auth_time}, {@code email} with scope {@code email},
- * {@code name} with scope {@code profile}.
+ * {@code sub} = {@code user:<id>}, {@code auth_time} (when the user logged in), {@code amr} (RFC 8176, how:
+ * {@code ["pwd"]} for a password), {@code email} with scope {@code email}, {@code name} with scope
+ * {@code profile}, and either of them also when the {@code claims} parameter asked for it in the id_token.
  */
 class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
 
@@ -29,10 +32,18 @@ class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
                 && context.getAuthorization().getAttribute(DatabaseAuthorizationService.AUTH_TIME) instanceof Instant authTime) {
             claims.claim("auth_time", authTime.getEpochSecond());
         }
-        if (context.getAuthorizedScopes().contains(OidcScopes.EMAIL)) {
+        var authorization = context.getAuthorization();
+        if (authorization != null && authorization.getAttribute(DatabaseAuthorizationService.AMR) instanceof List<?> amr
+                && !amr.isEmpty()) {
+            claims.claim("amr", amr);
+        }
+        Set<?> requested = authorization != null
+                && authorization.getAttribute(DatabaseAuthorizationService.ID_TOKEN_CLAIMS) instanceof Set<?> names
+                ? names : Set.of();
+        if (context.getAuthorizedScopes().contains(OidcScopes.EMAIL) || requested.contains("email")) {
             claims.claim("email", user.correo());
         }
-        if (context.getAuthorizedScopes().contains(OidcScopes.PROFILE)) {
+        if (context.getAuthorizedScopes().contains(OidcScopes.PROFILE) || requested.contains("name")) {
             claims.claim("name", user.primerNombre());
         }
     }
