@@ -145,8 +145,7 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
         boolean freshLogin = user != null && (prompt.contains("login")
                 || (maxAge != null && !maxAge.isEmpty() && olderThan(loginTime, Long.parseLong(maxAge), now))
                 || (hintSubject != null && !hintSubject.equals(user.subject())));
-        String requestDigest = digest(request);
-        if (freshLogin && demandMet(request, requestDigest, loginTime)) {
+        if (freshLogin && demandMet(request, digest(request), loginTime)) {
             freshLogin = false;
         }
         if (user != null && !freshLogin) {
@@ -162,7 +161,7 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
             return;
         }
         if (user != null || prompt.contains("login") || (maxAge != null && !maxAge.isEmpty()) || hintSubject != null) {
-            demand(request.getSession(), requestDigest, now);
+            demand(request.getSession(), digest(request), now);
         }
         response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect("/login/", null, wayBack(request)));
     }
