@@ -17,12 +17,15 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.context.DelegatingSecurityContextRepository;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.csrf.CsrfFilter;
+
+import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountPrincipal;
@@ -53,8 +56,8 @@ class ApiSecurityConfig {
      */
     @Bean
     @Order(2)
-    SecurityFilterChain userinfoSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, RateLimits limits)
-            throws Exception {
+    SecurityFilterChain userinfoSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, RateLimits limits,
+            JsonMapper json) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
             .securityMatcher("/api/userinfo.php")
@@ -65,6 +68,8 @@ class ApiSecurityConfig {
             .exceptionHandling(exceptions -> exceptions.disable())
             .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
+            // the GETs are answered at the end of this chain, without Spring MVC's dispatch
+            .addFilterAfter(new UserInfoEndpointFilter(json), AuthorizationFilter.class)
             .csrf(csrf -> csrf.disable())
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .anonymous(anonymous -> anonymous.disable())

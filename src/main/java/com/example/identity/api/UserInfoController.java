@@ -15,7 +15,8 @@ import com.example.identity.token.TokenOwner;
  * {@code GET /api/userinfo.php} (specification §4.1): the profile of the owner of the bearer token, with
  * exactly the keys {@code id}, {@code primer_nombre}, {@code correo}, {@code rol}. A session is not enough:
  * without a bearer token the answer is 401 {@code Falta token Bearer}. Any valid token will do, whatever
- * its scope.
+ * its scope. The GETs are answered by {@link UserInfoEndpointFilter} at the end of the endpoint's security
+ * chain; this controller answers the other methods as Spring MVC does (HEAD, and 405 for the rest).
  */
 @RestController
 class UserInfoController {
@@ -27,9 +28,12 @@ class UserInfoController {
         if (!(caller instanceof BearerTokenAuthentication bearer)) {
             throw ApiProblem.unauthorized(MISSING, "Bearer");
         }
-        TokenOwner owner = bearer.owner();
-        return ApiJson.ok(new UserInfo(true, new User(owner.userId(), owner.primerNombre(), owner.correo(),
-                owner.rol().value())));
+        return ApiJson.ok(profile(bearer.owner()));
+    }
+
+    /** The answer's body, here and in {@link UserInfoEndpointFilter} (which answers the GETs). */
+    static UserInfo profile(TokenOwner owner) {
+        return new UserInfo(true, new User(owner.userId(), owner.primerNombre(), owner.correo(), owner.rol().value()));
     }
 
     record UserInfo(boolean ok, User user) {
