@@ -5,6 +5,7 @@ import static com.example.identity.support.ApiAssertions.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,7 @@ import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.RawHttp;
 import com.example.identity.support.WebClient;
 
 import tools.jackson.databind.JsonNode;
@@ -304,5 +306,23 @@ class BearerApiIT {
 
         assertApiError(response, 405, "Método no permitido");
         assertThat(response.headers().firstValue("Allow")).hasValue("GET");
+    }
+
+    @Test
+    void userinfoAnswersInOnePieceWithItsLength() {
+        var owner = newUser(Role.USER, "Ñandú \"el\" rápido");
+        String token = tokens.createPersonal(owner.getId(), "game").value();
+        byte[] request = RawHttp.request("GET", "/api/userinfo.php",
+                ("Authorization: Bearer " + token + "\r\nConnection: close\r\n").getBytes(StandardCharsets.ISO_8859_1), null);
+
+        var response = RawHttp.send(port, request);
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{\"ok\":true,\"user\":{\"id\":" + owner.getId()
+                + ",\"primer_nombre\":\"Ñandú \\\"el\\\" rápido\",\"correo\":\"" + owner.getCorreo() + "\",\"rol\":\"user\"}}");
+        assertThat(response.headers()).containsEntry("content-length",
+                String.valueOf(response.body().getBytes(StandardCharsets.UTF_8).length));
+        assertThat(response.headers()).doesNotContainKey("transfer-encoding");
+        assertThat(response.headers()).containsEntry("cache-control", "no-store");
     }
 }
