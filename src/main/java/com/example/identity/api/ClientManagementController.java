@@ -47,8 +47,11 @@ class ClientManagementController {
         Caller caller = ApiCaller.require(authentication);
         String name = FormFields.single(request, "name");
         String redirectUri = FormFields.single(request, "redirect_uri");
+        // repeatable (decisions §12.7): every address a logout may come back to
+        String[] logoutUris = request.getParameterValues("post_logout_redirect_uri");
         try {
-            var created = clients.register(caller.userId(), name, redirectUri);
+            var created = clients.register(caller.userId(), name, redirectUri,
+                    logoutUris == null ? List.of() : List.of(logoutUris));
             return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
                     created.redirectUri())));
         }

@@ -24,13 +24,15 @@ import com.example.identity.crypto.Secrets;
 public class ClientService {
 
     private final OAuthClientRepository clients;
+    private final ClientLogoutUris logoutUris;
     private final DatabaseRegisteredClientRepository registrations;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
-    ClientService(OAuthClientRepository clients, DatabaseRegisteredClientRepository registrations, Clock clock,
-            ApplicationEventPublisher events) {
+    ClientService(OAuthClientRepository clients, ClientLogoutUris logoutUris,
+            DatabaseRegisteredClientRepository registrations, Clock clock, ApplicationEventPublisher events) {
         this.clients = clients;
+        this.logoutUris = logoutUris;
         this.registrations = registrations;
         this.clock = clock;
         this.events = events;
@@ -44,17 +46,40 @@ public class ClientService {
      */
     @Transactional
     public NewCredentials register(long ownerId, String name, String redirectUri) {
+        return register(ownerId, name, redirectUri, List.of());
+    }
+
+    /**
+     * As {@link #register(long, String, String)}, with the {@code post_logout_redirect_uri}s to which a logout
+     * may send the browser back (decisions §12.7): the same rules as {@code redirect_uri}, at most
+     * {@link ClientLogoutUris#MAX}, repeats counted once.
+     */
+    @Transactional
+    public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris) {
         String cleanName = validName(name);
         validRedirectUri(redirectUri);
+        var logoutUris = new java.util.LinkedHashSet<>(postLogoutRedirectUris);
+        if (logoutUris.size() > ClientLogoutUris.MAX) {
+            throw new InvalidRegistrationException("post_logout_redirect_uri",
+                    "Como máximo " + ClientLogoutUris.MAX + " post_logout_redirect_uri");
+        }
+        logoutUris.forEach(uri -> RedirectUriRule.problemWith(uri).ifPresent(problem -> {
+            throw new InvalidRegistrationException("post_logout_redirect_uri",
+                    problem.replace("redirect_uri", "post_logout_redirect_uri"));
+        }));
         NewCredentials created = save(ownerId, cleanName, redirectUri, newClientId(), Secrets.randomHex(32));
+        this.logoutUris.add(created.clientId(), logoutUris);
         events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_CREATED, created.clientId()));
         return created;
     }
 
     /** The demo application of decisions §9, with its publicly known id and secret. */
     @Transactional
-    NewCredentials registerDemo(long ownerId, String name, String redirectUri, String clientId, String secret) {
-        return save(ownerId, name, redirectUri, clientId, secret);
+    NewCredentials registerDemo(long ownerId, String name, String redirectUri, String clientId, String secret,
+            String postLogoutRedirectUri) {
+        NewCredentials created = save(ownerId, name, redirectUri, clientId, secret);
+        logoutUris.add(clientId, List.of(postLogoutRedirectUri));
+        return created;
     }
 
     private NewCredentials save(long ownerId, String name, String redirectUri, String clientId, String secret) {

@@ -12,6 +12,8 @@ class DemoClient {
     static final String CLIENT_ID = "demo-app";
     static final String CLIENT_SECRET = "demo-app-secret";
     static final String REDIRECT_URI = "http://localhost:9000/callback";
+    /** Where the demo application's logout comes back to (decisions §12.7). */
+    static final String POST_LOGOUT_REDIRECT_URI = "http://localhost:9000/logged-out";
 
     private final ClientService clients;
 
@@ -22,7 +24,8 @@ class DemoClient {
     @EventListener
     void onDemoAccountsCreated(DemoAccountsCreated event) {
         if (clients.findByClientId(CLIENT_ID).isEmpty()) {
-            clients.registerDemo(event.developerId(), "Aplicación de demostración", REDIRECT_URI, CLIENT_ID, CLIENT_SECRET);
+            clients.registerDemo(event.developerId(), "Aplicación de demostración", REDIRECT_URI, CLIENT_ID, CLIENT_SECRET,
+                    POST_LOGOUT_REDIRECT_URI);
         }
     }
 }

@@ -8,9 +8,9 @@ import org.springframework.security.oauth2.server.authorization.oidc.OidcProvide
 
 /**
  * {@code /.well-known/openid-configuration} says exactly what this server does, nothing more: the four
- * documented endpoints, the code flow with {@code client_secret_basic} or {@code client_secret_post},
+ * documented endpoints and RP-initiated logout, the code flow with {@code client_secret_basic} or {@code client_secret_post},
  * PKCE with {@code S256}, RS256 id_tokens with their claims. Spring Authorization Server's defaults
- * (device flow, introspection, revocation, userinfo, logout, DPoP, mTLS) are not served here and are
+ * (device flow, introspection, revocation, userinfo, DPoP, mTLS) are not served here and are
  * therefore not announced.
  */
 class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
@@ -36,6 +36,8 @@ class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
                     "id_token_signing_alg_values_supported", List.of("RS256")));
             claims.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post"));
             claims.put("code_challenge_methods_supported", List.of("S256"));
+            // RP-initiated logout (LogoutEndpoint), at the issuer like the other endpoints
+            claims.put("end_session_endpoint", issuer + LogoutEndpoint.PATH);
             claims.put("claims_supported",
                     List.of("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "azp", "amr", "email", "name"));
             // the authorization request's parameters (decisions §12.2, AuthenticationRequestFilter)

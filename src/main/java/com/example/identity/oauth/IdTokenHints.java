@@ -2,6 +2,7 @@ package com.example.identity.oauth;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
+import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtException;
 import org.springframework.security.oauth2.jwt.JwtIssuerValidator;
@@ -30,12 +31,18 @@ class IdTokenHints {
 
     /** The {@code sub} of a valid hint, or null when {@code hint} is not an id_token of this server. */
     @Nullable String subjectOf(String hint) {
+        Jwt token = read(hint);
+        return token == null ? null : token.getSubject();
+    }
+
+    /** A valid hint with a subject (its claims: {@code sub}, {@code aud}, ...), or null. */
+    @Nullable Jwt read(String hint) {
         if (hint.length() > MAX_LENGTH) {
             return null;
         }
         try {
-            String subject = decoder.decode(hint).getSubject();
-            return subject == null || subject.isEmpty() ? null : subject;
+            Jwt token = decoder.decode(hint);
+            return token.getSubject() == null || token.getSubject().isEmpty() ? null : token;
         }
         catch (JwtException | IllegalArgumentException e) {
             return null;

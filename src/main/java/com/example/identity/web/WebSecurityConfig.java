@@ -37,6 +37,8 @@ class WebSecurityConfig {
             .authenticationManager(PasswordLogin.manager(users, passwordEncoder))
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
+                // RP-initiated logout (oauth/LogoutEndpoint): with or without a session
+                .requestMatchers("/oauth/logout.php").permitAll()
                 .requestMatchers("/dashboard/admin/**", "/dashboard/admin.php").hasAuthority(Role.ADMIN.authority().getAuthority())
                 .requestMatchers("/dashboard/**").hasAnyAuthority(
                         Role.DEVELOPER_API.authority().getAuthority(), Role.ADMIN.authority().getAuthority())
@@ -53,6 +55,9 @@ class WebSecurityConfig {
                 .logoutUrl("/logout")
                 .logoutSuccessUrl("/login/?logout"))
             .requestCache(cache -> cache.disable())
+            // A relying party's cross-site POST of a logout request carries no CSRF token: the endpoint ends a
+            // session only with an id_token_hint of that user, and otherwise shows a page whose form does
+            .csrf(csrf -> csrf.ignoringRequestMatchers("/oauth/logout.php"))
             // Sessions live in the database (SessionConfig): an ended session is deleted there, so no
             // per-request registry check (ConcurrentSessionFilter) is needed to refuse it on any instance.
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)

@@ -33,8 +33,9 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
         assertThat(strings(doc, "code_challenge_methods_supported")).containsExactly("S256");
         assertThat(strings(doc, "claims_supported"))
                 .contains("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "email", "name");
+        assertThat(doc.get("end_session_endpoint").asString()).isEqualTo(ISSUER + "/oauth/logout.php");
         assertThat(doc.propertyNames()).doesNotContain("userinfo_endpoint", "revocation_endpoint",
-                "introspection_endpoint", "device_authorization_endpoint", "end_session_endpoint");
+                "introspection_endpoint", "device_authorization_endpoint");
     }
 
     @Test
