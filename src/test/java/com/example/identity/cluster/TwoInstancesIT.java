@@ -149,6 +149,21 @@ class TwoInstancesIT {
     }
 
     @Test
+    void aLogoutOnOneInstanceEndsTheSessionOnTheOther() {
+        var client = newClient();
+        var user = loggedInUser(0);
+        String idToken = idTokenFrom(0, client, user);
+        assertThat(user.at(cluster.port(0)).get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+
+        var logout = user.at(cluster.port(1)).get("/oauth/logout.php?" + WebClient.encode(Map.of("id_token_hint", idToken)));
+
+        assertThat(logout.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(logout)).isEqualTo("/login/?logout");
+        assertThat(user.at(cluster.port(0)).get("/dashboard/developer.php").statusCode())
+                .as("the session made on A, ended through B").isEqualTo(302);
+    }
+
+    @Test
     void bothInstancesPublishTheSameKeysAndAnIdTokenFromEitherVerifiesWithTheOthersJwks() throws Exception {
         assertThat(kids(0)).isNotEmpty().isEqualTo(kids(1));
         var client = newClient();
