@@ -1,6 +1,7 @@
 package com.example.identity.dashboard;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -90,16 +91,21 @@ class DeveloperDashboardController {
 
     @PostMapping("/dashboard/clients/create")
     String createClient(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
-            @RequestParam(name = "redirect_uri", required = false) String redirectUri, Model model,
+            @RequestParam(name = "redirect_uri", required = false) String redirectUri,
+            @RequestParam(name = "post_logout_redirect_uris", required = false) String logoutUris, Model model,
             RedirectAttributes redirect) {
         try {
-            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri));
+            // one address per line (decisions §12.7); blank lines ignored
+            List<String> logout = logoutUris == null ? List.of()
+                    : logoutUris.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri, logout));
             return dashboard(user, model);
         }
         catch (ClientService.InvalidRegistrationException e) {
             redirect.addFlashAttribute("clientErrors", Map.of(e.field(), e.getMessage()));
             redirect.addFlashAttribute("clientForm", Map.of("name", name == null ? "" : name,
-                    "redirect_uri", redirectUri == null ? "" : redirectUri));
+                    "redirect_uri", redirectUri == null ? "" : redirectUri,
+                    "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris));
             return "redirect:" + PAGE + "#clients";
         }
     }

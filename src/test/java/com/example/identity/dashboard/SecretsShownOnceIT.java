@@ -119,6 +119,26 @@ class SecretsShownOnceIT {
     }
 
     @Test
+    void theRegistrationFormTakesLogoutAddressesOnePerLine() {
+        var web = loggedIn(Role.DEVELOPER_API);
+        String csrf = web.csrfFrom(DeveloperDashboardController.PAGE);
+        var registered = web.postForm("/dashboard/clients/create", Map.of("name", "Con salida",
+                "redirect_uri", "https://sitio.example/cb",
+                "post_logout_redirect_uris", "https://sitio.example/adios\r\n\r\n  https://sitio.example/bye  \n", "_csrf", csrf));
+        var id = CLIENT_ID.matcher(registered.body());
+        assertThat(id.find()).isTrue();
+        assertThat(jdbc.queryForList("select uri from oauth_client_logout_uris where client_id = ? order by uri",
+                String.class, id.group(1))).containsExactly("https://sitio.example/adios", "https://sitio.example/bye");
+
+        var refused = web.postForm("/dashboard/clients/create", Map.of("name", "Con salida",
+                "redirect_uri", "https://sitio.example/cb", "post_logout_redirect_uris", "ftp://sitio.example/bye",
+                "_csrf", csrf));
+        assertThat(WebClient.location(refused)).isEqualTo("/dashboard/developer.php#clients");
+        assertThat(web.get(DeveloperDashboardController.PAGE).body())
+                .contains("post_logout_redirect_uri inválido: usa https").contains("ftp://sitio.example/bye");
+    }
+
+    @Test
     void aOneTimePasswordMadeByAnAdminIsInTheAnswerOnly() {
         var admin = loggedIn(Role.ADMIN);
         String csrf = admin.csrfFrom(AdminController.PAGE);
