@@ -1,0 +1,174 @@
+package com.example.identity.oauth;
+
+import java.security.Principal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2RefreshToken;
+import org.springframework.security.oauth2.core.OAuth2Token;
+import org.springframework.security.oauth2.core.oidc.IdTokenClaimNames;
+import org.springframework.security.oauth2.core.oidc.OidcIdToken;
+import org.springframework.security.oauth2.core.oidc.OidcScopes;
+import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
+import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AccessTokenAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2RefreshTokenAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.context.AuthorizationServerContextHolder;
+import org.springframework.security.oauth2.server.authorization.token.DefaultOAuth2TokenContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.AccountService;
+import com.example.identity.keys.SigningKeys;
+
+/**
+ * The refresh grant at {@code /oauth/token.php} (RFC 6749 §6, decisions §12.4 and §12.5), after the client
+ * authenticated: the client is not revoked ({@code client_revoked}, as for a code); then, in one
+ * transaction, the token is found (of this client), not revoked, not expired, of an enabled account, the
+ * requested scopes are among the granted ones, and the token is rotated by one conditional UPDATE while the
+ * new access and refresh tokens are stored, so that of concurrent refreshes with one token exactly one
+ * wins. A token that was already rotated, or that loses that race, is a reuse (RFC 9700 §4.14.2): the
+ * whole family is revoked, in a transaction of its own, and the answer is {@code invalid_grant}.
+ *
+ * <p>Refusals after the client checks are RFC 6749 §5.2's, with a Spanish description. A new id_token is
+ * returned when {@code openid} is granted (OIDC Core §12.2): same {@code sub}, {@code aud} and
+ * {@code auth_time} as the login's, no {@code nonce}.
+ */
+final class RefreshTokenExchange implements AuthenticationProvider {
+
+    private static final OAuth2TokenType ID_TOKEN = new OAuth2TokenType(OidcParameterNames.ID_TOKEN);
+    static final String INVALID = "refresh_token inválido, caducado o revocado";
+    static final String REUSED = "refresh_token ya utilizado: se han revocado los tokens de esta autorización";
+
+    private final RefreshTokens refreshTokens;
+    private final DatabaseAuthorizationService authorizations;
+    private final AccountService accounts;
+    private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
+    private final SigningKeys signingKeys;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+
+    RefreshTokenExchange(RefreshTokens refreshTokens, DatabaseAuthorizationService authorizations,
+            AccountService accounts, OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys,
+            TransactionTemplate transactions, Clock clock) {
+        this.refreshTokens = refreshTokens;
+        this.authorizations = authorizations;
+        this.accounts = accounts;
+        this.tokenGenerator = tokenGenerator;
+        this.signingKeys = signingKeys;
+        this.transactions = transactions;
+        this.clock = clock;
+    }
+
+    @Override
+    public Authentication authenticate(Authentication authentication) {
+        var grant = (OAuth2RefreshTokenAuthenticationToken) authentication;
+        var clientPrincipal = (OAuth2ClientAuthenticationToken) grant.getPrincipal();
+        RegisteredClient client = clientPrincipal.getRegisteredClient();
+        ClientCredentialsChecks.revokedCheck(client);
+        Refreshed refreshed;
+        try {
+            refreshed = transactions.execute(status -> refresh(grant, client));
+        }
+        catch (StandardError | TokenErrorException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw TokenError.internal(e);
+        }
+        if (refreshed.accessToken() == null) {
+            refreshTokens.reuseDetected(refreshed.record());
+            throw StandardError.invalidGrant(REUSED);
+        }
+        Map<String, Object> extra = Map.of();
+        if (refreshed.context().build().getAuthorizedScopes().contains(OidcScopes.OPENID)) {
+            OAuth2Token idToken = tokenGenerator.generate(refreshed.context().tokenType(ID_TOKEN).build());
+            if (idToken == null) {
+                throw TokenError.OIDC_KEY_MISSING.exception();
+            }
+            extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
+        }
+        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, refreshed.accessToken(),
+                refreshed.refreshToken(), extra);
+    }
+
+    /** What the refresh's transaction did: rotated the token for new ones, or found it already rotated. */
+    private record Refreshed(RefreshTokenRecord record, @Nullable OAuth2AccessToken accessToken,
+            @Nullable OAuth2RefreshToken refreshToken, DefaultOAuth2TokenContext.@Nullable Builder context) {
+
+        static Refreshed reuse(RefreshTokenRecord record) {
+            return new Refreshed(record, null, null, null);
+        }
+    }
+
+    private Refreshed refresh(OAuth2RefreshTokenAuthenticationToken grant, RegisteredClient client) {
+        RefreshTokenRecord record = refreshTokens.find(grant.getRefreshToken())
+                .filter(r -> r.clientId().equals(client.getClientId()))
+                .orElseThrow(() -> StandardError.invalidGrant(INVALID));
+        if (record.isRevoked()) {
+            throw StandardError.invalidGrant(INVALID);
+        }
+        if (record.isRotated()) {
+            return Refreshed.reuse(record);
+        }
+        Instant now = clock.instant();
+        if (record.isExpiredAt(now)) {
+            throw StandardError.invalidGrant(INVALID);
+        }
+        Set<String> granted = record.scopes();
+        Set<String> requested = grant.getScopes().isEmpty() ? granted : new LinkedHashSet<>(grant.getScopes());
+        if (!granted.containsAll(requested)) {
+            throw StandardError.invalidScope("El alcance pedido excede el concedido");
+        }
+        if (requested.contains(OidcScopes.OPENID) && !signingKeys.canSign()) {
+            throw TokenError.OIDC_KEY_MISSING.exception();
+        }
+        AuthorizationRecord authorizationRecord = authorizations.findRecord(record.authorizationId())
+                .orElseThrow(() -> StandardError.invalidGrant(INVALID));
+        AccountPrincipal user = accounts.findById(record.userId())
+                .filter(u -> u.isEnabled())
+                .map(AccountPrincipal::of)
+                .orElseThrow(() -> StandardError.invalidGrant(INVALID));
+        if (!refreshTokens.rotate(record)) {
+            return Refreshed.reuse(record);
+        }
+        // Spring Authorization Server's JwtGenerator copies sid and auth_time of a refresh's id_token from the
+        // authorization's previous id_token; this server stores none, so it gets a stand-in that carries only
+        // the subject (IdTokenClaims sets auth_time from the stored login, and there is no sid).
+        OAuth2Authorization authorization = OAuth2Authorization.from(DatabaseAuthorizationService.toAuthorization(
+                authorizationRecord, client, user, null))
+                .token(new OidcIdToken("not-stored", now, now.plusSeconds(1), Map.of(IdTokenClaimNames.SUB, user.subject())))
+                .build();
+        DefaultOAuth2TokenContext.Builder context = DefaultOAuth2TokenContext.builder()
+                .registeredClient(client)
+                .principal(authorization.getAttribute(Principal.class.getName()))
+                .authorizationServerContext(AuthorizationServerContextHolder.getContext())
+                .authorization(authorization)
+                .authorizedScopes(requested)
+                .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN)
+                .authorizationGrant(grant);
+        var accessToken = (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
+        // the successor keeps the family's scopes whatever this access token was narrowed to (RFC 6749 §6)
+        RefreshTokens.Issued next = refreshTokens.issue(record.authorizationId(), client.getClientId(), user.id(),
+                granted);
+        return new Refreshed(record, accessToken, new OAuth2RefreshToken(next.value(), next.issuedAt(), next.expiresAt()),
+                context);
+    }
+
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return OAuth2RefreshTokenAuthenticationToken.class.isAssignableFrom(authentication);
+    }
+}

@@ -1,0 +1,121 @@
+package com.example.identity.oauth;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.IdentityProperties;
+import com.example.identity.audit.AuditEvent;
+import com.example.identity.client.ClientRevoked;
+import com.example.identity.crypto.Secrets;
+import com.example.identity.token.ApiTokenService;
+
+/**
+ * The refresh tokens of decisions §12.4: made, found, rotated and revoked here. A token is 32
+ * {@code SecureRandom} bytes as 43 base64url characters (so it is never mistaken for a 64-hex access
+ * token); only its SHA-256 digest is stored. Tokens of one grant form a family, named by the authorization
+ * they came from; revoking a family revokes its refresh tokens and its access tokens (RFC 9700 §4.14,
+ * RFC 7009 §2.1).
+ */
+@Component
+public class RefreshTokens {
+
+    /** 43 base64url characters: what {@link #issue} makes; anything else is not looked up. */
+    private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9_-]{43}");
+
+    private final RefreshTokenRepository records;
+    private final ApiTokenService accessTokens;
+    private final Clock clock;
+    private final Duration ttl;
+    private final ApplicationEventPublisher events;
+
+    RefreshTokens(RefreshTokenRepository records, ApiTokenService accessTokens, Clock clock,
+            IdentityProperties properties, ApplicationEventPublisher events) {
+        this.records = records;
+        this.accessTokens = accessTokens;
+        this.clock = clock;
+        this.ttl = properties.refreshToken().ttl();
+        this.events = events;
+    }
+
+    /** A new token of family {@code authorizationId}; {@code value} is shown once, in the token response. */
+    @Transactional
+    Issued issue(String authorizationId, String clientId, long userId, Set<String> scopes) {
+        String value = Secrets.randomUrlSafe(32);
+        Instant now = clock.instant();
+        records.save(new RefreshTokenRecord(Secrets.sha256Hex(value), authorizationId, clientId, userId, scopes, now,
+                now.plus(ttl)));
+        return new Issued(value, now, now.plus(ttl));
+    }
+
+    /** A token as it is shown once. */
+    record Issued(String value, Instant issuedAt, Instant expiresAt) {
+        @Override
+        public String toString() {
+            return "Issued[expiresAt=" + expiresAt + "]";
+        }
+    }
+
+    static boolean isWellFormed(String value) {
+        return value != null && FORMAT.matcher(value).matches();
+    }
+
+    /** The record of a presented token, in any state; empty when it is not one of ours. */
+    @Transactional(readOnly = true)
+    Optional<RefreshTokenRecord> find(String value) {
+        return isWellFormed(value) ? records.findByTokenDigest(Secrets.sha256Hex(value)) : Optional.empty();
+    }
+
+    /** Marks a live token rotated; false when another refresh did first, or it was revoked meanwhile. */
+    @Transactional
+    boolean rotate(RefreshTokenRecord record) {
+        return records.markRotated(record.id(), clock.instant()) == 1;
+    }
+
+    /**
+     * Revokes a whole family: its refresh tokens, and its access tokens (evicted from every instance's
+     * cache at commit).
+     *
+     * @return how many tokens were revoked, of both kinds
+     */
+    @Transactional
+    int revokeFamily(String authorizationId) {
+        return records.revokeFamily(authorizationId, clock.instant()) + accessTokens.revokeByAuthorization(authorizationId);
+    }
+
+    /** A rotated token came back (RFC 9700 §4.14.2): the family is revoked, and the event recorded. */
+    @Transactional
+    int reuseDetected(RefreshTokenRecord record) {
+        int revoked = revokeFamily(record.authorizationId());
+        events.publishEvent(new AuditEvent(AuditEvent.Type.REFRESH_REUSE_DETECTED, "autorización "
+                + record.authorizationId() + " de usuario #" + record.userId() + "; tokens revocados: " + revoked,
+                record.clientId()));
+        return revoked;
+    }
+
+    /** A user withdrew an application's access (or an admin did): its refresh tokens for that user end. */
+    @Transactional
+    public int revokeByClientAndUser(String clientId, long userId) {
+        return records.revokeByClientAndUser(clientId, userId, clock.instant());
+    }
+
+    /** An application was revoked: so are its refresh tokens, in the same transaction. */
+    @EventListener
+    void onClientRevoked(ClientRevoked event) {
+        records.revokeByClient(event.clientId(), clock.instant());
+    }
+
+    /** The retention job: deletes tokens that expired or were revoked before {@code cutoff}. */
+    @Transactional
+    public int purgeEndedBefore(Instant cutoff) {
+        return records.deleteEndedBefore(cutoff);
+    }
+}
