@@ -1,0 +1,173 @@
+package com.example.identity.mfa;
+
+import java.util.List;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+import com.example.identity.abuse.LoginThrottle;
+import com.example.identity.audit.AuditEvent;
+import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.oauth.ReturnToApplication;
+
+/**
+ * The pages of the login's second step (decisions §17): {@code /login/segundo-paso} asks for a code of the
+ * authenticator app or a recovery code; {@code /login/segundo-paso/alta} sets TOTP up first, for an account
+ * whose role requires a second factor and has none. Wrong codes are throttled like wrong passwords: each is a
+ * failure of the login throttle's (e-mail, address) pair and of the account's and the address's budgets,
+ * shared by every instance, and a locked pair is refused here as at the login page (429). The throttle counts
+ * the login as a success only here, once it is whole. After 5 wrong codes the password must be typed again.
+ * Without a login waiting in the session both pages send the browser to the login page.
+ */
+@Controller
+class SecondStepController {
+
+    static final String PATH = "/login/segundo-paso";
+    static final String ENROL_PATH = "/login/segundo-paso/alta";
+    static final String SECRET = "identity.mfa.enrolment-secret";
+    static final String ISSUER_NAME = "Identidad";
+    /** What the login page says to a throttled attempt (templates/login.html), said here too. */
+    static final String THROTTLED = "Demasiados intentos. Espera un momento e inténtalo de nuevo más tarde.";
+
+    private final SecondStep step;
+    private final SecondFactors factors;
+    private final LoginThrottle throttle;
+    private final ApplicationEventPublisher events;
+
+    private final RegisteredClientRepository clients;
+
+    SecondStepController(SecondStep step, SecondFactors factors, LoginThrottle throttle, ApplicationEventPublisher events,
+            RegisteredClientRepository clients) {
+        this.clients = clients;
+        this.step = step;
+        this.factors = factors;
+        this.throttle = throttle;
+        this.events = events;
+    }
+
+    @GetMapping(PATH)
+    String form(HttpServletRequest request, HttpServletResponse response, Model model) {
+        SecondStep.PendingLogin pending = SecondStep.pending(request);
+        if (pending == null || pending.enrol()) {
+            return pending == null ? "redirect:/login/" : "redirect:" + ENROL_PATH;
+        }
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        // the form's answer leads, through the authorization endpoint, to the application's address
+        ReturnToApplication.allowFormsToReach(response, pending.redirect(), clients);
+        model.addAttribute("email", pending.user().correo());
+        model.addAttribute("totp", step.hasTotp(pending.user()));
+        model.addAttribute("passkey", step.hasPasskey(pending.user()));
+        model.addAttribute("redirect", pending.redirect());
+        return "login/second-step";
+    }
+
+    @PostMapping(PATH)
+    String verify(@RequestParam(required = false) String codigo, HttpServletRequest request,
+            HttpServletResponse response, Model model) {
+        SecondStep.PendingLogin pending = SecondStep.pending(request);
+        if (pending == null || pending.enrol()) {
+            return "redirect:/login/";
+        }
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        // the form's answer leads, through the authorization endpoint, to the application's address
+        ReturnToApplication.allowFormsToReach(response, pending.redirect(), clients);
+        String email = pending.user().correo();
+        String address = LoginThrottle.addressOf(request);
+        model.addAttribute("email", email);
+        model.addAttribute("totp", step.hasTotp(pending.user()));
+        model.addAttribute("passkey", step.hasPasskey(pending.user()));
+        model.addAttribute("redirect", pending.redirect());
+        if (throttle.refuse(email, address)) {
+            // the pair is locked or waiting, whether by wrong passwords or wrong codes: the login page's words
+            response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+            model.addAttribute("error", THROTTLED);
+            return "login/second-step";
+        }
+        SecondFactors.Proof proof = factors.verify(pending.user().id(), codigo);
+        if (proof == SecondFactors.Proof.NONE) {
+            boolean locked = throttle.recordFailure(email, address);
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "segundo factor", email));
+            if (locked) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, email));
+            }
+            SecondStep.PendingLogin failed = pending.failed();
+            if (failed.failures() >= SecondStep.MAX_FAILURES) {
+                SecondStep.forget(request);
+                return "redirect:/login/?error=1";
+            }
+            SecondStep.remember(request, failed);
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra tu aplicación "
+                    + "ahora, o uno de tus códigos de recuperación.");
+            return "login/second-step";
+        }
+        step.complete(request, response, pending);
+        throttle.recordSuccess(email, address);
+        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED,
+                proof == SecondFactors.Proof.RECOVERY_CODE ? "con código de recuperación" : null, email));
+        return "redirect:" + LoginSuccessHandler.target(pending.password(), pending.redirect());
+    }
+
+    @GetMapping(ENROL_PATH)
+    String enrolForm(HttpServletRequest request, HttpServletResponse response, Model model) {
+        SecondStep.PendingLogin pending = SecondStep.pending(request);
+        if (pending == null || !pending.enrol()) {
+            return pending == null ? "redirect:/login/" : "redirect:" + PATH;
+        }
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        // the form's answer leads, through the authorization endpoint, to the application's address
+        ReturnToApplication.allowFormsToReach(response, pending.redirect(), clients);
+        enrolment(request, pending.user().correo(), model);
+        return "login/second-step-enrol";
+    }
+
+    @PostMapping(ENROL_PATH)
+    String enrol(@RequestParam(required = false) String codigo, HttpServletRequest request,
+            HttpServletResponse response, Model model) {
+        SecondStep.PendingLogin pending = SecondStep.pending(request);
+        if (pending == null || !pending.enrol()) {
+            return "redirect:/login/";
+        }
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        // the form's answer leads, through the authorization endpoint, to the application's address
+        ReturnToApplication.allowFormsToReach(response, pending.redirect(), clients);
+        String secret = (String) request.getSession().getAttribute(SECRET);
+        List<String> codes = secret == null ? List.of() : factors.enable(pending.user().id(), secret, codigo);
+        if (codes.isEmpty()) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            enrolment(request, pending.user().correo(), model);
+            model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra ahora tu "
+                    + "aplicación de autenticación.");
+            return "login/second-step-enrol";
+        }
+        request.getSession().removeAttribute(SECRET);
+        step.complete(request, response, pending);
+        throttle.recordSuccess(pending.user().correo(), LoginThrottle.addressOf(request));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, pending.user().correo()));
+        model.addAttribute("codes", codes);
+        model.addAttribute("next", LoginSuccessHandler.target(pending.password(), pending.redirect()));
+        return "account/recovery-codes";
+    }
+
+    /** The secret being set up (kept in the session until confirmed) and its QR code. */
+    void enrolment(HttpServletRequest request, String email, Model model) {
+        String secret = (String) request.getSession().getAttribute(SECRET);
+        if (secret == null) {
+            secret = factors.newSecret();
+            request.getSession().setAttribute(SECRET, secret);
+        }
+        model.addAttribute("email", email);
+        model.addAttribute("secret", secret);
+        model.addAttribute("qr", factors.qrCode(ISSUER_NAME, email, secret));
+    }
+}

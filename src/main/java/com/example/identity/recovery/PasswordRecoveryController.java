@@ -1,0 +1,121 @@
+package com.example.identity.recovery;
+
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+
+import com.example.identity.abuse.ClientAddress;
+import com.example.identity.abuse.RateLimits;
+import com.example.identity.account.AccountService;
+
+/**
+ * The two pages of password recovery (decisions §17), open to anyone: {@code /login/recuperar} takes an
+ * address (field {@code correo}) and always gives the same answer, at once; {@code /login/restablecer?token=}
+ * shows the new-password form for a link that works and sets it. Requests per address are limited
+ * ({@link RateLimits.Budget#RECOVERY_REQUESTS}, shared by every instance); links carry 256 bits, so they are
+ * not guessed. Both pages are {@code no-store}; the link's page sends no {@code Referer} (the token is in its
+ * address) and loads nothing from elsewhere.
+ */
+@Controller
+class PasswordRecoveryController {
+
+    static final String REQUEST_PATH = "/login/recuperar";
+    static final String RESET_PATH = PasswordRecovery.RESET_PATH;
+    static final String SENT = "Si hay una cuenta con esa dirección, te hemos enviado un correo con un enlace para "
+            + "elegir una nueva contraseña. El enlace sirve durante 30 minutos y una sola vez.";
+
+    private final PasswordRecovery recovery;
+    private final RateLimits limits;
+
+    PasswordRecoveryController(PasswordRecovery recovery, RateLimits limits) {
+        this.recovery = recovery;
+        this.limits = limits;
+    }
+
+    @GetMapping(REQUEST_PATH)
+    String requestForm(HttpServletResponse response) {
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        return "login/recover";
+    }
+
+    @PostMapping(REQUEST_PATH)
+    String request(@RequestParam(required = false) String correo, HttpServletRequest request,
+            HttpServletResponse response, Model model) {
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        String typed = correo == null ? "" : correo.strip();
+        if (!AccountService.isValidEmail(typed)) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            model.addAttribute("error", "Escribe una dirección de correo válida.");
+            model.addAttribute("correo", typed.length() > 254 ? "" : typed);
+            return "login/recover";
+        }
+        String address = ClientAddress.key(request);
+        long wait = limits.blockedFor(RateLimits.Budget.RECOVERY_REQUESTS, address);
+        if (wait > 0) {
+            response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(wait));
+            model.addAttribute("error", "Demasiadas solicitudes desde tu conexión. Vuelve a intentarlo dentro de "
+                    + Math.max(1, (wait + 59) / 60) + " minutos.");
+            return "login/recover";
+        }
+        limits.recordFailure(RateLimits.Budget.RECOVERY_REQUESTS, address);
+        recovery.request(typed);
+        model.addAttribute("sent", SENT);
+        return "login/recover";
+    }
+
+    @GetMapping(RESET_PATH)
+    String resetForm(@RequestParam(required = false) String token, HttpServletResponse response, Model model) {
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        if (!recovery.isUsable(token)) {
+            return expired(response, model);
+        }
+        model.addAttribute("token", token);
+        return "login/reset";
+    }
+
+    @PostMapping(RESET_PATH)
+    String reset(@RequestParam(required = false) String token, @RequestParam(required = false) String nueva,
+            @RequestParam(required = false) String repetida, HttpServletResponse response, Model model) {
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        if (!recovery.isUsable(token)) {
+            return expired(response, model);
+        }
+        model.addAttribute("token", token);
+        if (nueva == null || !nueva.equals(repetida)) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            model.addAttribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden"));
+            return "login/reset";
+        }
+        try {
+            if (!recovery.reset(token, nueva)) {
+                return expired(response, model);
+            }
+        }
+        catch (AccountService.InvalidAccountException e) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            model.addAttribute("errors", Map.of("nueva", e.getMessage()));
+            return "login/reset";
+        }
+        catch (PasswordRecovery.LinkUsedMeanwhile e) {
+            return expired(response, model);
+        }
+        model.addAttribute("done", true);
+        return "login/reset";
+    }
+
+    private static String expired(HttpServletResponse response, Model model) {
+        response.setStatus(HttpStatus.BAD_REQUEST.value());
+        model.addAttribute("expired", true);
+        return "login/reset";
+    }
+}

@@ -1,0 +1,86 @@
+package com.example.identity.support;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import jakarta.mail.BodyPart;
+import jakarta.mail.Message;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeMultipart;
+
+/**
+ * The mail a test context without SMTP wrote as {@code .eml} files ({@code identity.mail.directory} is
+ * {@code target/mail} in the tests), read back as a mail client would.
+ */
+public final class MailFiles {
+
+    private MailFiles() {
+    }
+
+    /** The newest message to {@code email} with {@code subject}, waiting up to 10 s for it. */
+    public static MimeMessage newest(String email, String subject) throws Exception {
+        Path directory = Path.of("target", "mail");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (Files.isDirectory(directory)) {
+                List<Path> files;
+                try (Stream<Path> listed = Files.list(directory)) {
+                    files = listed.filter(p -> p.toString().endsWith(".eml"))
+                            .sorted(Comparator.comparing(Path::toString).reversed()).toList();
+                }
+                for (Path file : files) {
+                    Optional<MimeMessage> message = read(file);
+                    if (message.isPresent() && message.get().getSubject().equals(subject)
+                            && message.get().getRecipients(Message.RecipientType.TO)[0].toString().equals(email)) {
+                        return message.get();
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no .eml \"" + subject + "\" for " + email + " under " + directory.toAbsolutePath());
+    }
+
+    /** The first link of the message's plain text part that matches {@code link} (group 1 if it has one). */
+    public static String link(MimeMessage message, Pattern link) throws Exception {
+        Matcher m = link.matcher(text(message.getContent()));
+        if (!m.find()) {
+            throw new AssertionError("no link " + link);
+        }
+        return m.groupCount() > 0 ? m.group(1) : m.group();
+    }
+
+    private static String text(Object content) throws Exception {
+        if (content instanceof String s) {
+            return s;
+        }
+        StringBuilder all = new StringBuilder();
+        if (content instanceof MimeMultipart multipart) {
+            for (int i = 0; i < multipart.getCount(); i++) {
+                BodyPart part = multipart.getBodyPart(i);
+                all.append(part.isMimeType("text/plain") ? (String) part.getContent() : text(part.getContent()));
+            }
+        }
+        return all.toString();
+    }
+
+    private static Optional<MimeMessage> read(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), in);
+            message.getSubject();
+            return Optional.of(message);
+        }
+        catch (Exception e) {
+            return Optional.empty(); // being written
+        }
+    }
+}
