@@ -1,6 +1,7 @@
 // Served by the application itself (CSP: script-src 'self', no inline script).
 // - forms with data-confirm ask before a destructive POST;
 // - buttons with data-copy="#id" copy that element's text to the clipboard;
+// - a link to a closed <details> (the dashboard's "Cómo conectar" of an application) opens it;
 // - a box with data-shown-once holds a secret that came in the answer to a POST: the address becomes the
 //   page's own (data-shown-once), so a reload is a GET that no longer shows it and never repeats the POST.
 document.addEventListener('DOMContentLoaded', function () {
@@ -16,6 +17,14 @@ document.addEventListener('DOMContentLoaded', function () {
       }
     });
   });
+  var openTarget = function () {
+    var target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (target && target.tagName === 'DETAILS') {
+      target.open = true;
+    }
+  };
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
   document.querySelectorAll('button[data-copy]').forEach(function (button) {
     button.addEventListener('click', function () {
       var source = document.querySelector(button.getAttribute('data-copy'));

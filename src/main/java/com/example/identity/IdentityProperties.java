@@ -27,6 +27,7 @@ import org.springframework.validation.annotation.Validated;
  *     document. Absolute http(s) URL without a trailing slash, query or fragment.
  * @param authorizationCode authorization code settings
  * @param accessToken settings of the access tokens issued by the token endpoint
+ * @param refreshToken settings of the refresh tokens issued by the token endpoint
  * @param signingKey where the RS256 signing key comes from
  * @param demoData create the demo accounts and application of decisions §9 on an empty database;
  *     unset means "yes on the embedded H2 database, no on anything else"
@@ -53,6 +54,7 @@ public record IdentityProperties(
         @DefaultValue("http://localhost:8080") String issuer,
         @Valid @DefaultValue AuthorizationCode authorizationCode,
         @Valid @DefaultValue AccessToken accessToken,
+        @Valid @DefaultValue RefreshToken refreshToken,
         @Valid @DefaultValue SigningKey signingKey,
         @Nullable Boolean demoData,
         @Valid @DefaultValue BootstrapAdmin bootstrapAdmin,
@@ -108,6 +110,18 @@ public record IdentityProperties(
     }
 
     /**
+     * @param ttl lifetime of a refresh token (decisions §12.4), counted from its issue: each use rotates it
+     *     and the new one lives this long again, so an application used at least this often stays logged
+     *     in; one that is not, logs in again. Default 30 days; between 1 hour and 365 days.
+     */
+    public record RefreshToken(
+            @NotNull
+            @DurationMin(hours = 1, message = "must be between 1h and 365d")
+            @DurationMax(days = 365, message = "must be between 1h and 365d")
+            @DefaultValue("30d") Duration ttl) {
+    }
+
+    /**
      * @param location a Spring resource ({@code file:/etc/identity/signing.pem}, {@code classpath:...}) of a
      *     PEM RSA private key. Unset: a key is generated on first start and kept in the database, so every
      *     instance and every restart signs with the same key.
@@ -115,13 +129,17 @@ public record IdentityProperties(
      *     signing, so that relying parties that cache the JWKS have fetched it before they meet it in an
      *     {@code id_token}. Default 10 minutes; 0 to 1 day. (The key it replaces stays published until
      *     the last {@code id_token} it signed has expired: 30 minutes plus 5 of clock skew.)
+     * @param nativeSignatures whether RS256 signatures go through the Amazon Corretto Crypto Provider's native
+     *     RSA ({@code crypto/NativeRsaSignatures}), about four times as fast as the JDK's; default true. Where
+     *     its native library does not load (it is built for Linux on x86-64), the JDK signs anyway.
      */
     public record SigningKey(
             @Nullable String location,
             @NotNull
             @DurationMin(seconds = 0, message = "must be between 0s and 1d")
             @DurationMax(days = 1, message = "must be between 0s and 1d")
-            @DefaultValue("10m") Duration rotationDelay) {
+            @DefaultValue("10m") Duration rotationDelay,
+            @DefaultValue("true") boolean nativeSignatures) {
 
         @org.springframework.boot.context.properties.bind.ConstructorBinding
         public SigningKey {
@@ -129,7 +147,7 @@ public record IdentityProperties(
 
         /** A location with the default rotation delay. */
         public SigningKey(@Nullable String location) {
-            this(location, Duration.ofMinutes(10));
+            this(location, Duration.ofMinutes(10), true);
         }
     }
 
@@ -207,12 +225,22 @@ public record IdentityProperties(
      * @param requestsPerSecond requests allowed per authenticated client (token endpoint) and per valid
      *     token (API) each second, success or not; default 5000, far above what one legitimate client
      *     needs, and the only cost of a failure after authentication
+     * @param userCodeFailures wrong user codes typed at {@code /activar} (device flow, decisions §16)
+     *     allowed per source address and, separately, per account, over 10 minutes, then 429 with
+     *     {@code Retry-After}. Default 10: a player who mistypes a few times never meets it, and a guesser
+     *     gets at most 20 tries per address in a code's 10-minute life against 20^8 codes (README, "Device
+     *     flow")
+     * @param recoveryRequests password recovery requests at {@code /login/recuperar} allowed per source
+     *     address over 15 minutes, then 429 with {@code Retry-After}; default 5. Each account is also sent at
+     *     most 3 links an hour, whoever asks (recovery/PasswordRecovery)
      */
     public record RateLimit(
             @DefaultValue("true") boolean enabled,
             @Min(1) @DefaultValue("200") int failuresPerMinute,
             @Min(1) @DefaultValue("600") int unknownTokensPerMinute,
-            @Min(1) @DefaultValue("5000") int requestsPerSecond) {
+            @Min(1) @DefaultValue("5000") int requestsPerSecond,
+            @Min(1) @DefaultValue("10") int userCodeFailures,
+            @Min(1) @DefaultValue("5") int recoveryRequests) {
     }
 
     /**

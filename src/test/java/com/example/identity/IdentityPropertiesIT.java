@@ -28,9 +28,16 @@ class IdentityPropertiesIT {
             "identity.trusted-proxies=10.0.0.0/33 | identity.trustedProxies | IPv4 or IPv6 address or CIDR block",
             "identity.trusted-proxies=proxy.example.com | identity.trustedProxies | IPv4 or IPv6 address or CIDR block",
             "identity.rate-limit.unknown-tokens-per-minute=0 | identity.rateLimit.unknownTokensPerMinute | greater than or equal to 1",
+            "identity.mfa.required-roles=admin,developer | identity.mfa.requiredRoles | must be a role: user, developer_api or admin",
+            "identity.mfa.required-roles=Admin | identity.mfa.requiredRoles | must be a role: user, developer_api or admin",
     })
     void badSettingStopsTheStartNamingTheProperty(String setting, String property, String reason, CapturedOutput output) {
         assertThatThrownBy(() -> start(setting)).isInstanceOf(Exception.class);
+        if (property.equals("identity.mfa.requiredRoles")) {
+            // the misspelt role itself is named
+            String typo = setting.substring(setting.lastIndexOf(',') + 1).replace("identity.mfa.required-roles=", "");
+            assertThat(output.getAll()).contains("Value: \"" + typo + "\"");
+        }
 
         assertThat(output.getAll()).contains("APPLICATION FAILED TO START")
                 .contains("Property: " + property)
@@ -42,6 +49,16 @@ class IdentityPropertiesIT {
     void issuerWithPathAndPortIsAccepted() {
         try (var context = start("identity.issuer=https://id.example.com:8443/auth")) {
             assertThat(context.getBean(IdentityProperties.class).issuerUrl()).isEqualTo("https://id.example.com:8443/auth");
+        }
+    }
+
+    @Test
+    void theRecommendedSecondFactorRolesAreAccepted() {
+        try (var context = start("identity.demo-data=false", "identity.mfa.required-roles=admin, developer_api")) {
+            var mfa = context.getBean(com.example.identity.mfa.MfaSettings.class);
+            assertThat(mfa.requiredRoles()).containsExactlyInAnyOrder("admin", "developer_api");
+            assertThat(mfa.requiredFor("admin")).isTrue();
+            assertThat(mfa.requiredFor("user")).isFalse();
         }
     }
 

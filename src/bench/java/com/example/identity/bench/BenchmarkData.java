@@ -58,8 +58,9 @@ class BenchmarkData implements ApplicationRunner {
                     accounts.create("Bench " + i, "bench%03d@example.com".formatted(i), PASSWORD, Role.USER));
             // registered as any application is, then given the fixed id and secret the load generators use
             String registered = clients.register(owner, "Benchmark", REDIRECT_URI).clientId();
-            jdbc.update("update oauth_clients set client_id = ?, secret_digest = ? where client_id = ?", CLIENT_ID,
-                    Secrets.sha256Hex(CLIENT_SECRET), registered);
+            // first-party, like the demo application: the sso-code scenario measures logins, not consent pages
+            jdbc.update("update oauth_clients set client_id = ?, secret_digest = ?, first_party = true where client_id = ?",
+                    CLIENT_ID, Secrets.sha256Hex(CLIENT_SECRET), registered);
         }
         // .ci/bench waits for this line before sending load
         log.warn("BENCHMARK DATA ready: bench001..bench050@example.com and the application bench-app (bench profile)");

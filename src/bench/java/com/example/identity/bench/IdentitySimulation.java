@@ -120,6 +120,59 @@ public class IdentitySimulation extends Simulation {
                             .exec(http("userinfo").get("/api/userinfo.php").header("Authorization", "Bearer #{token}")
                                     .check(status().is(200))));
 
+    /** The same tokens at OpenID Connect's UserInfo endpoint (issue 17: as cheap as /api/userinfo.php). */
+    ScenarioBuilder oidcUserinfo = scenario("oidc-userinfo")
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    exec(session -> session.set("token", accessTokens.get(Math.floorMod(
+                            (int) (System.nanoTime() ^ session.userId()), accessTokens.size()))))
+                            .exec(http("oidc-userinfo").get("/oauth/userinfo.php").header("Authorization", "Bearer #{token}")
+                                    .check(status().is(200))));
+
+    /**
+     * A relying party keeping its users logged in: each virtual user logs in once with offline_access, then
+     * refreshes in a loop, always with the newest refresh token (rotation: each one works once). Every
+     * refresh stores a new access and refresh token, spends the old one and signs an id_token, like a code
+     * exchange (issue 17: a refresh costs no more than an exchange).
+     */
+    ScenarioBuilder refresh = scenario("refresh")
+            .feed(userFeeder())
+            .exec(http("refresh login page").get("/login/").check(css("input[name=_csrf]", "value").saveAs("csrf")))
+            .exec(http("refresh login").post("/login/").formParam("username", "#{username}").formParam("password", PASSWORD)
+                    .formParam("_csrf", "#{csrf}").check(status().is(302)))
+            .exec(session -> session.set("nonce", UUID.randomUUID().toString()))
+            .exec(http("refresh authorize").get(session -> authorizePath(session.getString("nonce"))
+                    .replace("scope=openid%20email%20profile", "scope=openid%20email%20profile%20offline_access"))
+                    .check(status().is(302), header("Location").saveAs("consentUrl")))
+            // offline_access always asks for consent, even of a first-party application: approve it once
+            .exec(http("refresh consent page").get("#{consentUrl}")
+                    .check(status().is(200), css("input[name=_csrf]", "value").saveAs("csrf"),
+                            css("input[name=request]", "value").saveAs("request")))
+            .exec(http("refresh consent").post("/oauth/consent").formParam("request", "#{request}")
+                    .formParam("decision", "allow").formParam("_csrf", "#{csrf}")
+                    .check(status().is(302), header("Location").saveAs("backTo")))
+            .exec(http("refresh authorize again").get("#{backTo}")
+                    .check(status().is(302), header("Location").saveAs("location")))
+            .exec(session -> {
+                Matcher m = CODE.matcher(session.getString("location"));
+                return m.find() ? session.set("code", URLDecoder.decode(m.group(1), StandardCharsets.UTF_8))
+                        : session.markAsFailed();
+            })
+            .exec(http("refresh first tokens").post("/oauth/token.php")
+                    .formParam("grant_type", "authorization_code")
+                    .formParam("code", "#{code}")
+                    .formParam("redirect_uri", REDIRECT_URI)
+                    .formParam("client_id", CLIENT_ID)
+                    .formParam("client_secret", CLIENT_SECRET)
+                    .check(status().is(200), jsonPath("$.refresh_token").saveAs("refreshToken")))
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    exec(http("refresh").post("/oauth/token.php")
+                            .formParam("grant_type", "refresh_token")
+                            .formParam("refresh_token", "#{refreshToken}")
+                            .formParam("client_id", CLIENT_ID)
+                            .formParam("client_secret", CLIENT_SECRET)
+                            .check(status().is(200), jsonPath("$.id_token").exists(),
+                                    jsonPath("$.refresh_token").saveAs("refreshToken"))));
+
     ScenarioBuilder ssoCode = scenario("sso-code")
             .feed(userFeeder())
             .exec(http("sso login page").get("/login/").check(css("input[name=_csrf]", "value").saveAs("csrf")))
@@ -153,8 +206,10 @@ public class IdentitySimulation extends Simulation {
 
     {
         setUp(userinfo.injectOpen(atOnceUsers(16))
+                .andThen(oidcUserinfo.injectOpen(atOnceUsers(16)))
                 .andThen(ssoCode.injectOpen(atOnceUsers(16)))
-                .andThen(passwordLogin.injectOpen(atOnceUsers(8))))
+                .andThen(passwordLogin.injectOpen(atOnceUsers(8)))
+                .andThen(refresh.injectOpen(atOnceUsers(16))))
                 .protocols(protocol)
                 .assertions(global().failedRequests().count().is(0L));
     }

@@ -41,7 +41,7 @@ public class AuthenticatedClientFilter extends OncePerRequestFilter {
             RateLimitFilter.authenticatedClient(request, clientId);
             long wait = limits.tryRequest("client|" + clientId);
             if (wait > 0) {
-                TooManyRequests.TOKEN_ENDPOINT.write(response, wait);
+                TooManyRequests.forOAuthEndpoint(request).write(response, wait);
                 return;
             }
         }

@@ -327,7 +327,10 @@ public class LoginThrottle {
         }
     }
 
-    /** A wrong current password at the password change form: a failed login of that account from here. */
+    /**
+     * A wrong current password at a form that confirms a change with it (the password, the e-mail address,
+     * the second factor, a new passkey): a failed login of that account from here.
+     */
     @EventListener
     void onPasswordCheckFailed(PasswordCheckFailed event) {
         HttpServletRequest request = currentRequest();

@@ -1,6 +1,7 @@
 package com.example.identity.abuse;
 
 import java.io.IOException;
+import java.util.Map;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -11,17 +12,32 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.LocalRedirect;
 
 /**
- * Guards the two forms that check a password, the login and the password change ({@code /cuenta/contrasena}).
- * Runs before the password is checked: a throttled attempt goes back to the form with "try later",
- * the same for every e-mail address, and no password hashing is spent on it.
+ * Guards every form that checks a password: the login, and each form where a logged-in user confirms a change
+ * with the current password ({@link #PASSWORD_FORMS}). Runs before the password is checked: a throttled
+ * attempt goes back to its page with {@code bloqueado} ("try later"), the same for every e-mail address, and
+ * no password hashing is spent on it. A wrong password at any of them is a failed login of that account from
+ * that address ({@code account/PasswordCheckFailed}), so they share one budget with the login and with the
+ * second step's codes (mfa/SecondStepController, which checks the same throttle itself).
  */
 public class LoginThrottleFilter extends OncePerRequestFilter {
 
     private static final String LOGIN = "/login/";
-    private static final String PASSWORD_CHANGE = "/cuenta/contrasena";
+
+    /**
+     * The forms of a logged-in user that check the account's current password, and the page a refused
+     * attempt is sent back to (each shows "Demasiados intentos fallidos..." for {@code ?bloqueado=1}).
+     */
+    static final Map<String, String> PASSWORD_FORMS = Map.of(
+            "/cuenta/contrasena", "/cuenta/contrasena",
+            "/cuenta/correo", "/cuenta/",
+            "/cuenta/seguridad/confirmar", "/cuenta/seguridad",
+            "/cuenta/seguridad/totp", "/cuenta/seguridad/totp",
+            "/cuenta/seguridad/totp/codigos", "/cuenta/seguridad",
+            "/cuenta/seguridad/totp/desactivar", "/cuenta/seguridad");
 
     private final LoginThrottle throttle;
 
@@ -29,23 +45,27 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
         this.throttle = throttle;
     }
 
+    private static String path(HttpServletRequest request) {
+        return request.getRequestURI().substring(request.getContextPath().length());
+    }
+
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        return !"POST".equals(request.getMethod()) || !(LOGIN.equals(path) || PASSWORD_CHANGE.equals(path));
+        String path = path(request);
+        return !"POST".equals(request.getMethod()) || !(LOGIN.equals(path) || PASSWORD_FORMS.containsKey(path));
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (PASSWORD_CHANGE.equals(path)) {
+        String page = PASSWORD_FORMS.get(path(request));
+        if (page != null) {
             // the current-password check of a logged-in user counts as a login of that account from here
             Authentication user = SecurityContextHolder.getContext().getAuthentication();
-            if (user != null && user.isAuthenticated()
-                    && throttle.refuse(user.getName(), LoginThrottle.addressOf(request))) {
+            if (user != null && user.getPrincipal() instanceof AccountPrincipal account
+                    && throttle.refuse(account.getUsername(), LoginThrottle.addressOf(request))) {
                 response.sendRedirect(request.getContextPath()
-                        + LocalRedirect.pageWithRedirect(PASSWORD_CHANGE, "bloqueado", request.getParameter("redirect")));
+                        + LocalRedirect.pageWithRedirect(page, "bloqueado", request.getParameter("redirect")));
                 return;
             }
             chain.doFilter(request, response);

@@ -47,7 +47,7 @@ public class RateLimitFilter extends OncePerRequestFilter {
         String address = ClientAddress.key(request);
         long wait = limits.blockedFor(Budget.TOKEN_FAILURES, address);
         if (wait > 0) {
-            TooManyRequests.TOKEN_ENDPOINT.write(response, wait);
+            TooManyRequests.forOAuthEndpoint(request).write(response, wait);
             return;
         }
         chain.doFilter(request, response);

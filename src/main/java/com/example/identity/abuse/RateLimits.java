@@ -21,6 +21,8 @@ import io.github.bucket4j.Bucket;
  *     per source address ({@code failures-per-minute}, default 200);</li>
  * <li>{@link Budget#UNKNOWN_TOKENS}: bearer tokens that match no token, per source address
  *     ({@code unknown-tokens-per-minute}, default 600);</li>
+ * <li>{@link Budget#RECOVERY_REQUESTS}: password recovery requests, per source address
+ *     ({@code recovery-requests} over 15 minutes, default 5);</li>
  * <li>{@link #tryRequest}: requests per second of one authenticated client or one valid token
  *     ({@code requests-per-second}, default 5000).</li>
  * </ul>
@@ -41,18 +43,31 @@ public class RateLimits {
 
     static final int MAX_KEYS = 100_000;
 
-    /** The per-address budgets of failures, each spent and refilled over a minute. */
+    /** The budgets of failures, per address (or account), each spent and refilled over a minute unless said otherwise. */
     public enum Budget {
         /** Token endpoint requests refused before the client authenticated. */
         TOKEN_FAILURES,
         /** Bearer tokens at {@code /api/**} that match no token, or are malformed. */
-        UNKNOWN_TOKENS
+        UNKNOWN_TOKENS,
+        /** Password recovery requests at {@code /login/recuperar}, per address, refilled over 15 minutes. */
+        RECOVERY_REQUESTS
     }
+
+    /** The period over which {@link Budget#RECOVERY_REQUESTS} refills. */
+    public static final Duration RECOVERY_PERIOD = Duration.ofMinutes(15);
+
+    /**
+     * The period over which the guessing budget of {@code /activar} ({@code user-code-failures}) refills, a
+     * device code's lifetime. That budget is kept in the database, not here ({@code device/UserCodeGuesses}):
+     * it must be taken atomically before each lookup, on every instance at once.
+     */
+    public static final Duration USER_CODE_PERIOD = Duration.ofMinutes(10);
 
     private final IdentityProperties.RateLimit settings;
     private final Cache<String, Bucket> tokenFailures = buckets(Duration.ofMinutes(1));
     private final Cache<String, Bucket> unknownTokens = buckets(Duration.ofMinutes(1));
     private final Cache<String, Bucket> requests = buckets(Duration.ofSeconds(1));
+    private final Cache<String, Bucket> recoveryRequests = buckets(RECOVERY_PERIOD);
 
     /** Topic of the failures other instances spent: {@code <budget> <address>}. */
     static final String FAILURES = "rate-failure";
@@ -112,9 +127,17 @@ public class RateLimits {
     }
 
     private void spend(Budget budget, String address) {
-        int perMinute = budget == Budget.TOKEN_FAILURES ? settings.failuresPerMinute() : settings.unknownTokensPerMinute();
+        int capacity = switch (budget) {
+            case TOKEN_FAILURES -> settings.failuresPerMinute();
+            case UNKNOWN_TOKENS -> settings.unknownTokensPerMinute();
+            case RECOVERY_REQUESTS -> settings.recoveryRequests();
+        };
+        Duration period = switch (budget) {
+            case RECOVERY_REQUESTS -> RECOVERY_PERIOD;
+            default -> Duration.ofMinutes(1);
+        };
         cache(budget).get(address, k -> Bucket.builder()
-                .addLimit(limit -> limit.capacity(perMinute).refillGreedy(perMinute, Duration.ofMinutes(1)))
+                .addLimit(limit -> limit.capacity(capacity).refillGreedy(capacity, period))
                 .build()).tryConsume(1);
     }
 
@@ -134,7 +157,11 @@ public class RateLimits {
     }
 
     private Cache<String, Bucket> cache(Budget budget) {
-        return budget == Budget.TOKEN_FAILURES ? tokenFailures : unknownTokens;
+        return switch (budget) {
+            case TOKEN_FAILURES -> tokenFailures;
+            case UNKNOWN_TOKENS -> unknownTokens;
+            case RECOVERY_REQUESTS -> recoveryRequests;
+        };
     }
 
     /** {@code Retry-After} in whole seconds, rounded up, at least 1. */

@@ -14,6 +14,8 @@ public enum TooManyRequests {
 
     /** {@code /oauth/token.php}: {@code {"error":...}}. */
     TOKEN_ENDPOINT("{\"error\":\"Demasiadas solicitudes, inténtalo más tarde\"}"),
+    /** {@code /oauth/revoke.php}, {@code /oauth/introspect.php}: RFC 6749 §5.2's shape. */
+    STANDARD("{\"error\":\"temporarily_unavailable\",\"error_description\":\"Demasiadas solicitudes, inténtalo más tarde\"}"),
     /** {@code /api/**}: {@code {"ok":false,"error":...}}. */
     API("{\"ok\":false,\"error\":\"Demasiadas solicitudes, inténtalo más tarde\"}");
 
@@ -21,6 +23,12 @@ public enum TooManyRequests {
 
     TooManyRequests(String body) {
         this.body = body.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The shape of the client-authenticated OAuth endpoint that {@code request} is for. */
+    public static TooManyRequests forOAuthEndpoint(jakarta.servlet.http.HttpServletRequest request) {
+        String path = request.getRequestURI();
+        return path.equals("/oauth/revoke.php") || path.equals("/oauth/introspect.php") ? STANDARD : TOKEN_ENDPOINT;
     }
 
     /** Writes the 429: {@code Retry-After} in seconds, {@code Cache-Control: no-store}, the JSON body. */

@@ -58,12 +58,7 @@ public class AccountService {
      */
     @Transactional
     public NewAccount createWithTemporaryPassword(String primerNombre, String correo, Role rol) {
-        // the rule of every name here (common/Names): trimmed, 1 to 100, no control characters
-        Names.problemWith(primerNombre).ifPresent(problem -> {
-            throw new InvalidAccountException("primer_nombre",
-                    problem == Names.Problem.MISSING ? "Falta el nombre" : "Nombre demasiado largo o inválido");
-        });
-        String name = Names.clean(primerNombre);
+        String name = cleanName(primerNombre);
         String email = correo == null ? "" : correo.strip();
         if (!isValidEmail(email)) {
             throw new InvalidAccountException("correo", "Correo inválido");
@@ -76,6 +71,43 @@ public class AccountService {
         account.requirePasswordChange(clock.instant().plus(oneTimePasswordTtl));
         events.publishEvent(new AuditEvent(AuditEvent.Type.USER_CREATED, describe(account)));
         return new NewAccount(account, password);
+    }
+
+    /**
+     * The rule of every name here (common/Names): trimmed, 1 to 100, no control characters.
+     *
+     * @throws InvalidAccountException with field {@code primer_nombre} and the Spanish reason
+     */
+    private static String cleanName(String primerNombre) {
+        Names.problemWith(primerNombre).ifPresent(problem -> {
+            throw new InvalidAccountException("primer_nombre",
+                    problem == Names.Problem.MISSING ? "Falta el nombre" : "Nombre demasiado largo o inválido");
+        });
+        return Names.clean(primerNombre);
+    }
+
+    /**
+     * A user changes their own name ({@code /cuenta/}), with the rule of a name given by an admin. Sessions
+     * stay; cached tokens are looked up again on every instance ({@link ProfileChanged}), so
+     * {@code /api/userinfo.php} and {@code /oauth/userinfo.php} show the new name at once, and the next
+     * id_token carries it (token requests load the account). Audited when the name changes.
+     *
+     * @return the account
+     * @throws InvalidAccountException with field {@code primer_nombre} and the Spanish reason
+     */
+    @Transactional
+    public UserAccount rename(long userId, String primerNombre) {
+        String name = cleanName(primerNombre);
+        UserAccount user = users.findById(userId)
+                .orElseThrow(() -> new InvalidAccountException("primer_nombre", "Cuenta no encontrada"));
+        String before = user.getPrimerNombre();
+        if (!before.equals(name)) {
+            user.rename(name, clock.instant());
+            events.publishEvent(new ProfileChanged(userId));
+            events.publishEvent(new AuditEvent(AuditEvent.Type.NAME_CHANGED,
+                    describe(user) + ": «" + before + "» → «" + name + "»"));
+        }
+        return user;
     }
 
     /** Whether {@code correo} (already trimmed) has the shape this service accepts for an e-mail address. */
@@ -134,18 +166,64 @@ public class AccountService {
             events.publishEvent(new PasswordCheckFailed(user.getCorreo()));
             throw new InvalidAccountException("actual", "La contraseña actual no es correcta");
         }
+        checkNewPassword(user, chosen, current);
+        user.changePasswordHash(passwordEncoder.encode(chosen), clock.instant());
+        events.publishEvent(new PasswordChanged(userId, user.getCorreo(), keepSessionId));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_CHANGED, describe(user)));
+        return user;
+    }
+
+    /**
+     * The rules of a password a user chooses, one place for {@code /cuenta/contrasena} and
+     * {@code /login/restablecer}: 12 to 256 characters, and not the current password. {@code current} is the
+     * current password when the form gave it (already checked against the hash); without it (a recovery link)
+     * the hash is asked, one more hashing of a password that is about to be hashed anyway.
+     *
+     * @throws InvalidAccountException with field {@code nueva} and the Spanish reason
+     */
+    private void checkNewPassword(UserAccount user, String chosen, String current) {
         if (chosen == null || chosen.length() < MIN_PASSWORD_LENGTH) {
             throw new InvalidAccountException("nueva", "La nueva contraseña debe tener al menos " + MIN_PASSWORD_LENGTH + " caracteres");
         }
         if (chosen.length() > MAX_PASSWORD_LENGTH) {
             throw new InvalidAccountException("nueva", "La nueva contraseña es demasiado larga");
         }
-        if (chosen.equals(current)) {
+        if (current != null ? chosen.equals(current) : passwordEncoder.matches(chosen, user.getPasswordHash())) {
             throw new InvalidAccountException("nueva", "La nueva contraseña debe ser distinta de la actual");
         }
+    }
+
+    /**
+     * Whether {@code raw} is the account's password, to confirm a sensitive change (a second factor turned
+     * off, new recovery codes). A wrong one counts as a failed login ({@link PasswordCheckFailed}).
+     */
+    @Transactional
+    public boolean passwordMatches(long userId, String raw) {
+        return users.findById(userId).map(user -> {
+            if (raw != null && passwordEncoder.matches(raw, user.getPasswordHash())) {
+                return true;
+            }
+            events.publishEvent(new PasswordCheckFailed(user.getCorreo()));
+            return false;
+        }).orElse(false);
+    }
+
+    /**
+     * A forgotten password replaced through a recovery link (decisions §17): the same rules as a change
+     * ({@link #checkNewPassword}: the new one differs from the forgotten one too), without the current password
+     * (the link proved the mailbox). Every session of the account ends
+     * ({@link PasswordChanged} with no session kept), tokens stay; audited.
+     *
+     * @throws InvalidAccountException with field {@code nueva} and the Spanish reason
+     */
+    @Transactional
+    public UserAccount recoverPassword(long userId, String chosen) {
+        UserAccount user = users.findById(userId).filter(UserAccount::isEnabled)
+                .orElseThrow(() -> new InvalidAccountException("nueva", "Cuenta no encontrada"));
+        checkNewPassword(user, chosen, null);
         user.changePasswordHash(passwordEncoder.encode(chosen), clock.instant());
-        events.publishEvent(new PasswordChanged(userId, user.getCorreo(), keepSessionId));
-        events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_CHANGED, describe(user)));
+        events.publishEvent(new PasswordChanged(userId, user.getCorreo(), null));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_RECOVERED, describe(user)));
         return user;
     }
 

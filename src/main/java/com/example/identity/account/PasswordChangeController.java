@@ -10,6 +10,7 @@ import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.context.SecurityContextRepository;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -19,6 +20,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.common.LocalRedirect;
+import com.example.identity.oauth.ReturnToApplication;
 
 /**
  * {@code /cuenta/contrasena}: a logged-in user changes their password, proving the current one. Users
@@ -37,14 +39,19 @@ class PasswordChangeController {
     private final AccountService accounts;
     private final SecurityContextRepository sessions = new HttpSessionSecurityContextRepository();
 
-    PasswordChangeController(AccountService accounts) {
+    private final RegisteredClientRepository clients;
+
+    PasswordChangeController(AccountService accounts, RegisteredClientRepository clients) {
         this.accounts = accounts;
+        this.clients = clients;
     }
 
     @GetMapping(PATH)
     String form(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String redirect,
             @RequestParam(required = false) String hecho, @RequestParam(required = false) String bloqueado,
-            Model model) {
+            HttpServletResponse response, Model model) {
+        // a one-time password changed on the way to an application: the form's answer leads back to it
+        ReturnToApplication.allowFormsToReach(response, LocalRedirect.orNull(redirect), clients);
         model.addAttribute("required", user.passwordChangeRequired());
         model.addAttribute("redirect", LocalRedirect.orNull(redirect));
         model.addAttribute("done", hecho != null);
@@ -61,6 +68,7 @@ class PasswordChangeController {
             @RequestParam(required = false) String redirect, Model model, HttpServletRequest request,
             HttpServletResponse response) {
         String back = LocalRedirect.orNull(redirect);
+        ReturnToApplication.allowFormsToReach(response, back, clients);
         model.addAttribute("required", user.passwordChangeRequired());
         model.addAttribute("redirect", back);
         if (nueva == null || !nueva.equals(repetida)) {

@@ -143,6 +143,18 @@ public class UserAccount {
         return passwordChangeRequired && oneTimePasswordExpiresAt != null && !now.isBefore(oneTimePasswordExpiresAt);
     }
 
+    /** A new e-mail address, confirmed by a link sent to it (account/EmailChanges). */
+    void changeEmail(String newCorreo, Instant now) {
+        this.correo = normalizeEmail(newCorreo);
+        this.updatedAt = now;
+    }
+
+    /** A new name, already cleaned by the rule of every name here (common/Names). */
+    void rename(String newPrimerNombre, Instant now) {
+        this.primerNombre = newPrimerNombre;
+        this.updatedAt = now;
+    }
+
     public void changeRole(Role newRole, Instant now) {
         this.rol = newRole;
         this.updatedAt = now;

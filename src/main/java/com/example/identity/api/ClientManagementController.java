@@ -14,7 +14,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.account.Caller;
 import com.example.identity.common.ListQuery;
+import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
+import com.example.identity.client.ClientType;
 import com.example.identity.client.OAuthClient;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -27,9 +29,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 class ClientManagementController {
 
     private final ClientService clients;
+    private final ClientLogoutUris logoutUris;
 
-    ClientManagementController(ClientService clients) {
+    ClientManagementController(ClientService clients, ClientLogoutUris logoutUris) {
         this.clients = clients;
+        this.logoutUris = logoutUris;
     }
 
     @GetMapping("/api/clients/list.php")
@@ -39,7 +43,9 @@ class ClientManagementController {
         ListQuery query = ApiPaging.query(request);
         var page = clients.page(caller, query);
         ApiPaging.links(response, "/api/clients/list.php", query, page);
-        return ApiJson.ok(new ClientList(true, page.getContent().stream().map(ClientView::of).toList()));
+        Map<String, List<String>> logout = logoutUris.of(page.getContent().stream().map(OAuthClient::getClientId).toList());
+        return ApiJson.ok(new ClientList(true, page.getContent().stream()
+                .map(c -> ClientView.of(c, logout.get(c.getClientId()))).toList()));
     }
 
     @PostMapping("/api/clients/create.php")
@@ -48,12 +54,16 @@ class ClientManagementController {
         String name = FormFields.single(request, "name");
         String redirectUri = FormFields.single(request, "redirect_uri");
         // repeatable (decisions §12.7): every address a logout may come back to
-        String[] logoutUris = request.getParameterValues("post_logout_redirect_uri");
+        String[] logoutValues = request.getParameterValues("post_logout_redirect_uri");
+        // decisions §16: web (default), nativa or dispositivo
+        String typeName = FormFields.single(request, "type");
+        ClientType type = typeName == null || typeName.isEmpty() ? ClientType.WEB : ClientType.parse(typeName)
+                .orElseThrow(() -> ApiProblem.badRequest("type inválido: web, nativa o dispositivo"));
         try {
             var created = clients.register(caller.userId(), name, redirectUri,
-                    logoutUris == null ? List.of() : List.of(logoutUris));
+                    logoutValues == null ? List.of() : List.of(logoutValues), type);
             return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
-                    created.redirectUri())));
+                    created.redirectUri(), type.value(), logoutUris.of(created.clientId()))));
         }
         catch (ClientService.InvalidRegistrationException e) {
             throw ApiProblem.badRequest(e.getMessage());
@@ -76,22 +86,32 @@ class ClientManagementController {
     record ClientList(boolean ok, List<ClientView> clients) {
     }
 
-    @JsonPropertyOrder({ "client_id", "name", "redirect_uri", "created_at", "revoked" })
+    /**
+     * The documented fields, then {@code type} (decisions §16: {@code web}, {@code nativa} or
+     * {@code dispositivo}) and the registered {@code post_logout_redirect_uris} (§12.7; an array, maybe empty).
+     */
+    @JsonPropertyOrder({ "client_id", "name", "redirect_uri", "created_at", "revoked", "type", "post_logout_redirect_uris" })
     record ClientView(@JsonProperty("client_id") String clientId, String name,
             @JsonProperty("redirect_uri") String redirectUri, @JsonProperty("created_at") String createdAt,
-            boolean revoked) {
+            boolean revoked, String type, @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris) {
 
-        static ClientView of(OAuthClient client) {
+        static ClientView of(OAuthClient client, List<String> postLogoutRedirectUris) {
             return new ClientView(client.getClientId(), client.getName(), client.getRedirectUri(),
-                    TokenManagementController.iso(client.getCreatedAt()), client.isRevoked());
+                    TokenManagementController.iso(client.getCreatedAt()), client.isRevoked(), client.getType().value(),
+                    postLogoutRedirectUris);
         }
     }
 
     record Created(boolean ok, CreatedClient client) {
     }
 
-    @JsonPropertyOrder({ "client_id", "client_secret", "name", "redirect_uri" })
+    /**
+     * The documented fields, then {@code type} and {@code post_logout_redirect_uris} (as registered: repeats
+     * once, in the order of the addresses); a native application's {@code client_secret} is null (it has none).
+     */
+    @JsonPropertyOrder({ "client_id", "client_secret", "name", "redirect_uri", "type", "post_logout_redirect_uris" })
     record CreatedClient(@JsonProperty("client_id") String clientId, @JsonProperty("client_secret") String clientSecret,
-            String name, @JsonProperty("redirect_uri") String redirectUri) {
+            String name, @JsonProperty("redirect_uri") String redirectUri, String type,
+            @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris) {
     }
 }

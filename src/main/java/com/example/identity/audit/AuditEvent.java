@@ -46,12 +46,36 @@ public record AuditEvent(Type type, String subject, String actor) {
         CLIENT_SECRET_ROTATED("Secreto rotado"),
         CLIENT_REVOKED("Aplicación revocada"),
         CODE_REUSE_DETECTED("Reutilización de código detectada"),
+        /** A rotated refresh token came back: its family was revoked (RFC 9700 §4.14). */
+        REFRESH_REUSE_DETECTED("Reutilización de refresh token detectada"),
+        /** An application revoked one of its tokens at /oauth/revoke.php (RFC 7009). */
+        TOKEN_REVOKED_BY_CLIENT("Token revocado por la aplicación"),
+        /** An admin marked an application first-party or third-party (decisions §12.6). */
+        CLIENT_FIRST_PARTY_CHANGED("Aplicación de primera o tercera parte"),
+        CONSENT_GIVEN("Consentimiento dado"),
+        CONSENT_WITHDRAWN("Consentimiento retirado"),
+        DEVICE_APPROVED("Dispositivo autorizado"),
+        MFA_ENABLED("Verificación en dos pasos activada"),
+        PASSKEY_ADDED("Llave de acceso añadida"),
+        PASSKEY_REMOVED("Llave de acceso eliminada"),
+        MFA_DISABLED("Verificación en dos pasos desactivada"),
+        MFA_RECOVERY_CODES_RENEWED("Códigos de recuperación renovados"),
+        MFA_RECOVERY_CODE_USED("Código de recuperación usado"),
+        DEVICE_DENIED("Dispositivo rechazado"),
         USER_CREATED("Usuario creado"),
         ROLE_CHANGED("Rol cambiado"),
         USER_DISABLED("Cuenta desactivada"),
         USER_ENABLED("Cuenta activada"),
         PASSWORD_RESET("Contraseña restablecida por un admin"),
         PASSWORD_CHANGED("Contraseña cambiada"),
+        EMAIL_CHANGE_REQUESTED("Cambio de correo pedido"),
+        EMAIL_CHANGED("Correo cambiado"),
+        /** A user changed their own name at /cuenta/. */
+        NAME_CHANGED("Nombre cambiado"),
+        /** A user ended one or all of their other sessions at /cuenta/seguridad. */
+        SESSIONS_ENDED("Sesiones cerradas por el usuario"),
+        PASSWORD_RECOVERY_REQUESTED("Recuperación de contraseña pedida"),
+        PASSWORD_RECOVERED("Contraseña restablecida por correo"),
         CLIENT_REVOKED_BY_ADMIN("Aplicación revocada por un admin"),
         SIGNING_KEY_ROTATED("Clave de firma rotada"),
         /** An import from the system this service replaces (migration/): the OS user who ran it, the counts. */

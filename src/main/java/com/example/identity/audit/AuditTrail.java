@@ -7,16 +7,23 @@ import org.springframework.data.domain.PageRequest;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 
 /**
- * Writes every {@link AuditEvent} once the work that caused it has committed, with the actor (the
- * logged-in user, the token's owner, or what the event names) and the source address of the request.
+ * Writes every {@link AuditEvent} in the transaction of the work that caused it, just before it commits
+ * (so the line exists exactly when the change does), with the actor (the logged-in user, the token's owner,
+ * or what the event names) and the source address of the request; an event published outside a
+ * transaction (a failed login) is written in one of its own.
+ *
+ * <p>Not after the commit in a new transaction: at that point the finished transaction still holds its
+ * connection, so each audited change needed two connections at once, and a burst of concurrent audited
+ * changes (refresh token reuse detected by many racing requests) exhausted the pool with every thread
+ * holding one connection and waiting for a second.
  */
 @Service
 public class AuditTrail {
@@ -31,8 +38,8 @@ public class AuditTrail {
         this.clock = clock;
     }
 
-    @TransactionalEventListener(fallbackExecution = true)
-    @Transactional(propagation = Propagation.REQUIRES_NEW)
+    @TransactionalEventListener(phase = TransactionPhase.BEFORE_COMMIT, fallbackExecution = true)
+    @Transactional
     public void record(AuditEvent event) {
         records.save(new AuditRecord(clock.instant(), event.type(), event.actor() != null ? event.actor() : currentActor(),
                 currentAddress(), event.subject()));

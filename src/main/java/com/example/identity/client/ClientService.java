@@ -56,8 +56,34 @@ public class ClientService {
      */
     @Transactional
     public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris) {
+        return register(ownerId, name, redirectUri, postLogoutRedirectUris, ClientType.WEB);
+    }
+
+    /**
+     * As above, of a given type (decisions §16): a {@link ClientType#NATIVE native} application gets no secret
+     * ({@code clientSecret} is null) and its redirect URI follows {@link RedirectUriRule#nativeProblemWith}; a
+     * {@link ClientType#DEVICE device} one has neither a secret nor a redirect URI.
+     */
+    @Transactional
+    public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
+            ClientType type) {
         String cleanName = validName(name);
-        validRedirectUri(redirectUri);
+        if (!type.hasRedirectUri()) {
+            // RFC 8628: a console is never redirected to; the user approves it at /activar
+            if (redirectUri != null && !redirectUri.isEmpty()) {
+                throw new InvalidRegistrationException("redirect_uri",
+                        "Una aplicación de tipo dispositivo no tiene redirect_uri");
+            }
+            redirectUri = null;
+        }
+        else if (type.isPublic()) {
+            RedirectUriRule.nativeProblemWith(redirectUri).ifPresent(problem -> {
+                throw new InvalidRegistrationException("redirect_uri", problem);
+            });
+        }
+        else {
+            validRedirectUri(redirectUri);
+        }
         var logoutUris = new java.util.LinkedHashSet<>(postLogoutRedirectUris);
         if (logoutUris.size() > ClientLogoutUris.MAX) {
             throw new InvalidRegistrationException("post_logout_redirect_uri",
@@ -67,7 +93,8 @@ public class ClientService {
             throw new InvalidRegistrationException("post_logout_redirect_uri",
                     problem.replace("redirect_uri", "post_logout_redirect_uri"));
         }));
-        NewCredentials created = save(ownerId, cleanName, redirectUri, newClientId(), Secrets.randomHex(32));
+        NewCredentials created = save(ownerId, cleanName, redirectUri, newClientId(),
+                type.isPublic() ? null : Secrets.randomHex(32), type);
         this.logoutUris.add(created.clientId(), logoutUris);
         events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_CREATED, created.clientId()));
         return created;
@@ -77,21 +104,45 @@ public class ClientService {
     @Transactional
     NewCredentials registerDemo(long ownerId, String name, String redirectUri, String clientId, String secret,
             String postLogoutRedirectUri) {
-        NewCredentials created = save(ownerId, name, redirectUri, clientId, secret);
+        NewCredentials created = save(ownerId, name, redirectUri, clientId, secret, ClientType.WEB);
         logoutUris.add(clientId, List.of(postLogoutRedirectUri));
+        clients.findByClientId(clientId).orElseThrow().setFirstParty(true);
         return created;
     }
 
-    private NewCredentials save(long ownerId, String name, String redirectUri, String clientId, String secret) {
-        OAuthClient client = clients.save(new OAuthClient(clientId, name, redirectUri, Secrets.sha256Hex(secret), ownerId,
-                clock.instant()));
+    /**
+     * An admin marks an application first-party (no consent page) or third-party (decisions §12.6); the
+     * change is audited and reaches every instance's client cache at commit.
+     *
+     * @return false when there is no such application
+     */
+    @Transactional
+    public boolean setFirstParty(Caller admin, String clientId, boolean firstParty) {
+        if (!admin.admin()) {
+            throw new IllegalArgumentException("only an admin decides which applications are first-party");
+        }
+        return clients.findByClientId(clientId).map(c -> {
+            registrations.evict(c.getClientId());
+            if (c.setFirstParty(firstParty)) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_FIRST_PARTY_CHANGED,
+                        c.getClientId() + (firstParty ? ": primera parte" : ": tercera parte")));
+            }
+            return true;
+        }).orElse(false);
+    }
+
+    private NewCredentials save(long ownerId, String name, String redirectUri, String clientId, String secret,
+            ClientType type) {
+        OAuthClient client = clients.save(new OAuthClient(clientId, name, redirectUri,
+                secret == null ? null : Secrets.sha256Hex(secret), ownerId, clock.instant(), type));
         return new NewCredentials(client.getClientId(), secret, client.getName(), client.getRedirectUri());
     }
 
     /** A new secret for an active application; the old one stops working at once. */
     @Transactional
     public Optional<NewCredentials> rotateSecret(String clientId) {
-        return clients.findByClientId(clientId).filter(c -> !c.isRevoked()).map(client -> {
+        // a public (native) application has no secret to rotate
+        return clients.findByClientId(clientId).filter(c -> !c.isRevoked() && !c.getType().isPublic()).map(client -> {
             String secret = Secrets.randomHex(32);
             registrations.evict(client.getClientId());
             client.rotateSecret(Secrets.sha256Hex(secret), clock.instant());
@@ -222,7 +273,7 @@ public class ClientService {
 
         private final String field;
 
-        InvalidRegistrationException(String field, String message) {
+        public InvalidRegistrationException(String field, String message) {
             super(message);
             this.field = field;
         }

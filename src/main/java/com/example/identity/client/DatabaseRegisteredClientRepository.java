@@ -31,12 +31,21 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
 
     /** Client setting that marks a revoked application; the endpoints answer {@code client_revoked}. */
     public static final String REVOKED = "identity.client.revoked";
+    /** Client setting: a first-party application, which shows no consent page (decisions §12.6). */
+    public static final String FIRST_PARTY = "identity.client.first-party";
+    /** Client setting: the id of the account that registered the application, for the consent page. */
+    public static final String OWNER = "identity.client.owner";
+    /** Client setting: the application's type, {@link ClientType#value()}. */
+    public static final String TYPE = "identity.client.type";
     /** How long another instance's rotation or revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
     /** Topic of this cache in {@link CacheInvalidation}; the key is the client id. */
     static final String CACHE = "clients";
-    /** The only scopes this server knows (specification §2.7). */
-    public static final Set<String> SCOPES = Set.of(OidcScopes.OPENID, OidcScopes.EMAIL, OidcScopes.PROFILE);
+    /** The scope that brings a refresh token (decisions §12.4, OIDC Core §11). */
+    public static final String OFFLINE_ACCESS = "offline_access";
+    /** The only scopes this server knows (specification §2.7, and {@code offline_access} of decisions §12.4). */
+    public static final Set<String> SCOPES = Set.of(OidcScopes.OPENID, OidcScopes.EMAIL, OidcScopes.PROFILE,
+            OFFLINE_ACCESS);
 
     private final OAuthClientRepository clients;
     private final CacheInvalidation invalidation;
@@ -57,6 +66,9 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                 .authorizationCodeTimeToLive(properties.authorizationCode().ttl())
                 .accessTokenTimeToLive(properties.accessToken().ttl())
                 .accessTokenFormat(OAuth2TokenFormat.REFERENCE)
+                .refreshTokenTimeToLive(properties.refreshToken().ttl())
+                // rotated on every use, with reuse detection (oauth/RefreshTokenExchange)
+                .reuseRefreshTokens(false)
                 .idTokenSignatureAlgorithm(SignatureAlgorithm.RS256)
                 .build();
     }
@@ -89,6 +101,30 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
         invalidation.evict(CACHE, clientId); // here now and after the transaction; on other instances at commit
     }
 
+    /** Whether the application is a native (public) one (decisions §16). */
+    public static boolean isNative(RegisteredClient client) {
+        return ClientType.NATIVE.value().equals(client.getClientSettings().getSetting(TYPE));
+    }
+
+    /** Whether the application is a console or TV of the device flow (decisions §16, RFC 8628). */
+    public static boolean isDevice(RegisteredClient client) {
+        return ClientType.DEVICE.value().equals(client.getClientSettings().getSetting(TYPE));
+    }
+
+    /** Whether the application is a public client (native or device): no secret, its client id alone. */
+    public static boolean isPublic(RegisteredClient client) {
+        return isNative(client) || isDevice(client);
+    }
+
+    /** Whether {@code redirectUri} is one of the application's (a native one: any port on loopback). */
+    public static boolean hasRedirectUri(RegisteredClient client, String redirectUri) {
+        return RedirectUriRule.matches(client.getRedirectUris(), redirectUri, isNative(client));
+    }
+
+    public static boolean isFirstParty(RegisteredClient client) {
+        return Boolean.TRUE.equals(client.getClientSettings().getSetting(FIRST_PARTY));
+    }
+
     public static boolean isRevoked(RegisteredClient client) {
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(REVOKED));
     }
@@ -100,15 +136,36 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                 .clientIdIssuedAt(client.getCreatedAt())
                 // The SHA-256 digest: checked by ClientCredentialsChecks, never by a PasswordEncoder.
                 .clientSecret(client.getSecretDigest())
-                .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
-                .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_POST)
-                .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-                .redirectUri(client.getRedirectUri())
+                .clientAuthenticationMethods(methods -> {
+                    if (client.getType().isPublic()) {
+                        // RFC 8252: a native app proves itself with PKCE, not a secret it cannot keep
+                        methods.add(ClientAuthenticationMethod.NONE);
+                    }
+                    else {
+                        methods.add(ClientAuthenticationMethod.CLIENT_SECRET_BASIC);
+                        methods.add(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+                    }
+                })
+                .authorizationGrantTypes(grants -> {
+                    // a device application logs in by the device flow only (RFC 8628), the others by a code
+                    grants.add(client.getType().hasRedirectUri() ? AuthorizationGrantType.AUTHORIZATION_CODE
+                            : AuthorizationGrantType.DEVICE_CODE);
+                    grants.add(AuthorizationGrantType.REFRESH_TOKEN);
+                })
+                .redirectUris(uris -> {
+                    if (client.getRedirectUri() != null) {
+                        uris.add(client.getRedirectUri());
+                    }
+                })
                 .scopes(scopes -> scopes.addAll(SCOPES))
                 .clientSettings(ClientSettings.builder()
-                        .requireProofKey(false)
+                        // PKCE S256 required of native applications (decisions §16); honoured when a web one sends it
+                        .requireProofKey(client.getType() == ClientType.NATIVE)
+                        .setting(TYPE, client.getType().value())
                         .requireAuthorizationConsent(false)
                         .setting(REVOKED, client.isRevoked())
+                        .setting(FIRST_PARTY, client.isFirstParty())
+                        .setting(OWNER, client.getOwnerId())
                         .build())
                 .tokenSettings(tokenSettings)
                 .build();

@@ -24,11 +24,16 @@ public class OAuthClient {
     @Column(nullable = false, length = 100)
     private String name;
 
-    @Column(name = "redirect_uri", nullable = false, length = 2000)
+    /** Null for a {@link ClientType#DEVICE device} application, which has none. */
+    @Column(name = "redirect_uri", length = 2000)
     private String redirectUri;
 
-    @Column(name = "secret_digest", nullable = false, length = 64)
+    /** Null for a public client (decisions §16), which has no secret. */
+    @Column(name = "secret_digest", length = 64)
     private String secretDigest;
+
+    @Column(name = "client_type", nullable = false, length = 12)
+    private ClientType type = ClientType.WEB;
 
     @Column(name = "owner_id", nullable = false)
     private long ownerId;
@@ -42,10 +47,23 @@ public class OAuthClient {
     @Column(name = "revoked_at")
     private Instant revokedAt;
 
+    /**
+     * First-party applications skip the consent page (decisions §12.6). False for what developers
+     * register; the demo application, imported ones and those older than consent are first-party.
+     */
+    @Column(name = "first_party", nullable = false)
+    private boolean firstParty;
+
     protected OAuthClient() {
     }
 
     OAuthClient(String clientId, String name, String redirectUri, String secretDigest, long ownerId, Instant now) {
+        this(clientId, name, redirectUri, secretDigest, ownerId, now, ClientType.WEB);
+    }
+
+    OAuthClient(String clientId, String name, String redirectUri, String secretDigest, long ownerId, Instant now,
+            ClientType type) {
+        this.type = type;
         this.clientId = clientId;
         this.name = name;
         this.redirectUri = redirectUri;
@@ -73,6 +91,21 @@ public class OAuthClient {
 
     public boolean isRevoked() {
         return revokedAt != null;
+    }
+
+    public ClientType getType() {
+        return type;
+    }
+
+    public boolean isFirstParty() {
+        return firstParty;
+    }
+
+    /** @return whether this changed anything */
+    boolean setFirstParty(boolean firstParty) {
+        boolean changed = this.firstParty != firstParty;
+        this.firstParty = firstParty;
+        return changed;
     }
 
     public Long getId() {

@@ -23,4 +23,18 @@ public final class AfterCommit {
             });
         }
     }
+
+    /** Runs {@code action} once the transaction committed (at once without a transaction); never on rollback. */
+    public static void onCommit(Runnable action) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            action.run();
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                action.run();
+            }
+        });
+    }
 }

@@ -25,6 +25,7 @@ import com.example.identity.account.Caller;
 import com.example.identity.common.ListQuery;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
+import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.token.ApiTokenService;
@@ -45,9 +46,11 @@ class AdminController {
     private final ClientService clients;
     private final Clock clock;
     private final SigningKeys signingKeys;
+    private final ClientLogoutUris logoutUris;
 
     AdminController(AccountService accounts, ApiTokenService tokens, ClientService clients, Clock clock,
-            SigningKeys signingKeys) {
+            SigningKeys signingKeys, ClientLogoutUris logoutUris) {
+        this.logoutUris = logoutUris;
         this.signingKeys = signingKeys;
         this.accounts = accounts;
         this.tokens = tokens;
@@ -86,8 +89,8 @@ class AdminController {
         model.addAttribute("roles", Arrays.stream(Role.values()).map(Role::value).toList());
         model.addAttribute("tokens", tokenPage.getContent().stream()
                 .map(t -> Views.TokenRow.of(t, now, owner.apply(t.getUserId()))).toList());
-        model.addAttribute("clients", clientPage.getContent().stream()
-                .map(c -> Views.ClientRow.of(c, owner.apply(c.getOwnerId()))).toList());
+        model.addAttribute("clients", Views.ClientRow.of(clientPage.getContent(), c -> owner.apply(c.getOwnerId()),
+                logoutUris));
         model.addAttribute("q", query.search());
         model.addAttribute("size", query.size());
         model.addAttribute("page", query.page());
@@ -138,6 +141,19 @@ class AdminController {
      * Rotates the signing key (the same as {@code java -jar identity-service.jar rotate-signing-key}): the
      * new key is published at once and signs after {@code identity.signing-key.rotation-delay}; audited.
      */
+    /** First-party applications show no consent page (decisions §12.6): an admin decides which are. */
+    @PostMapping("/dashboard/admin/clients/first-party")
+    String setFirstParty(@AuthenticationPrincipal AccountPrincipal admin,
+            @RequestParam(name = "client_id", required = false) String clientId,
+            @RequestParam(name = "first_party", required = false) String firstParty, RedirectAttributes redirect) {
+        boolean changed = clientId != null && ("true".equals(firstParty) || "false".equals(firstParty))
+                && clients.setFirstParty(Caller.of(admin), clientId, Boolean.parseBoolean(firstParty));
+        redirect.addFlashAttribute("notice", !changed ? "No existe esa aplicación."
+                : Boolean.parseBoolean(firstParty) ? "La aplicación es de primera parte: no pedirá consentimiento."
+                        : "La aplicación es de tercera parte: pedirá consentimiento a cada usuario.");
+        return "redirect:" + PAGE + "#clients";
+    }
+
     @PostMapping("/dashboard/admin/keys/rotate")
     String rotateSigningKey(RedirectAttributes redirect) {
         try {

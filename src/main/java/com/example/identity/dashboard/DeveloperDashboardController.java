@@ -16,14 +16,16 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Caller;
+import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
+import com.example.identity.client.ClientType;
 import com.example.identity.common.Names;
 import com.example.identity.token.ApiTokenService;
 import com.example.identity.token.TokenScope;
 
 /**
  * {@code /dashboard/developer.php}: a developer's API tokens and OAuth applications, and what is needed
- * to wire a web site to them. Every action is a POST with the CSRF token, goes through the same services
+ * to wire a web site, a game launcher or a console to them (a help of each application's type, lasting). Every action is a POST with the CSRF token, goes through the same services
  * as the management routes. An action that makes a secret (a token, an application's secret) answers with
  * the page itself, the secret in it, so the secret never rests anywhere, not even in the session table that
  * every instance shares; {@code app.js} then replaces the address with the page's own, so a reload is a GET
@@ -39,9 +41,11 @@ class DeveloperDashboardController {
     private final ClientService clients;
     private final IdentityProperties properties;
     private final Clock clock;
+    private final ClientLogoutUris logoutUris;
 
     DeveloperDashboardController(ApiTokenService tokens, ClientService clients, IdentityProperties properties,
-            Clock clock) {
+            Clock clock, ClientLogoutUris logoutUris) {
+        this.logoutUris = logoutUris;
         this.tokens = tokens;
         this.clients = clients;
         this.properties = properties;
@@ -54,11 +58,16 @@ class DeveloperDashboardController {
         model.addAttribute("user", user);
         model.addAttribute("tokens", tokens.listForOwner(user.id()).stream()
                 .map(t -> Views.TokenRow.of(t, now, user.correo())).toList());
-        var rows = clients.listForOwner(user.id()).stream().map(c -> Views.ClientRow.of(c, user.correo())).toList();
+        var rows = Views.ClientRow.of(clients.listForOwner(user.id()), c -> user.correo(), logoutUris);
         model.addAttribute("clients", rows);
-        // the integration help (endpoints, a Spring Boot example) is written by the template from these
+        // the integration help is written by the template from these: the web site's (endpoints, Spring Boot,
+        // Node and Python examples) with the first active web application, never a public one, which has no
+        // secret to configure; and a launcher's or a console's for each active application of those types
         model.addAttribute("issuer", properties.issuerUrl());
-        model.addAttribute("example", rows.stream().filter(Views.ClientRow::active).findFirst().orElse(null));
+        model.addAttribute("example", rows.stream()
+                .filter(row -> row.active() && ClientType.WEB.value().equals(row.type())).findFirst().orElse(null));
+        model.addAttribute("publicClients", rows.stream()
+                .filter(row -> row.active() && !ClientType.WEB.value().equals(row.type())).toList());
         return VIEW;
     }
 
@@ -92,20 +101,24 @@ class DeveloperDashboardController {
     @PostMapping("/dashboard/clients/create")
     String createClient(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
             @RequestParam(name = "redirect_uri", required = false) String redirectUri,
-            @RequestParam(name = "post_logout_redirect_uris", required = false) String logoutUris, Model model,
-            RedirectAttributes redirect) {
+            @RequestParam(name = "post_logout_redirect_uris", required = false) String logoutUris,
+            @RequestParam(required = false) String type, Model model, RedirectAttributes redirect) {
         try {
             // one address per line (decisions §12.7); blank lines ignored
             List<String> logout = logoutUris == null ? List.of()
                     : logoutUris.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
-            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri, logout));
+            ClientType clientType = type == null || type.isEmpty() ? ClientType.WEB : ClientType.parse(type)
+                    .orElseThrow(() -> new ClientService.InvalidRegistrationException("type", "Tipo inválido: web, nativa o dispositivo"));
+            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri, logout, clientType));
+            model.addAttribute("newClientType", clientType.value());
             return dashboard(user, model);
         }
         catch (ClientService.InvalidRegistrationException e) {
             redirect.addFlashAttribute("clientErrors", Map.of(e.field(), e.getMessage()));
             redirect.addFlashAttribute("clientForm", Map.of("name", name == null ? "" : name,
                     "redirect_uri", redirectUri == null ? "" : redirectUri,
-                    "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris));
+                    "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris,
+                    "type", type == null ? "web" : type));
             return "redirect:" + PAGE + "#clients";
         }
     }

@@ -3,7 +3,11 @@ package com.example.identity.dashboard;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
+import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.OAuthClient;
 import com.example.identity.token.ApiToken;
 
@@ -34,13 +38,22 @@ final class Views {
         }
     }
 
+    /** {@code type}: web, nativa or dispositivo; {@code postLogoutRedirectUris}: those registered, maybe none. */
     record ClientRow(String clientId, String name, String redirectUri, String created, String state, boolean active,
-            long ownerId, String owner) {
+            long ownerId, String owner, boolean firstParty, String type, List<String> postLogoutRedirectUris) {
 
-        static ClientRow of(OAuthClient client, String owner) {
+        static ClientRow of(OAuthClient client, String owner, List<String> postLogoutRedirectUris) {
             return new ClientRow(client.getClientId(), client.getName(), client.getRedirectUri(),
                     when(client.getCreatedAt()), client.isRevoked() ? "Revocada" : "Activa", !client.isRevoked(),
-                    client.getOwnerId(), owner);
+                    client.getOwnerId(), owner, client.isFirstParty(), client.getType().value(),
+                    postLogoutRedirectUris == null ? List.of() : postLogoutRedirectUris);
+        }
+
+        /** Rows of {@code clients}, each with its logout addresses, read in one query. */
+        static List<ClientRow> of(List<OAuthClient> clients, Function<OAuthClient, String> owner,
+                ClientLogoutUris logoutUris) {
+            Map<String, List<String>> logout = logoutUris.of(clients.stream().map(OAuthClient::getClientId).toList());
+            return clients.stream().map(c -> of(c, owner.apply(c), logout.get(c.getClientId()))).toList();
         }
     }
 }

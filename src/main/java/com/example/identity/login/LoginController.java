@@ -2,7 +2,10 @@ package com.example.identity.login;
 
 import java.nio.charset.StandardCharsets;
 
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.jspecify.annotations.Nullable;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,6 +14,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
 
 import com.example.identity.common.LocalRedirect;
+import com.example.identity.oauth.ReturnToApplication;
 
 /**
  * The login page. The form posts to {@code /login/}, where Spring Security's form login checks the
@@ -21,13 +25,21 @@ class LoginController {
 
     static final String VIEW = "login";
 
+    private final RegisteredClientRepository clients;
+
+    LoginController(RegisteredClientRepository clients) {
+        this.clients = clients;
+    }
+
     @GetMapping("/login/")
     String loginPage(@RequestParam(required = false) String redirect,
             @RequestParam(required = false) String error,
             @RequestParam(required = false) String logout,
             @RequestParam(required = false) String expired,
             @RequestParam(required = false) String bloqueado,
-            Model model) {
+            HttpServletResponse response, Model model) {
+        // the form's answer leads, through the authorization endpoint, to the application's address
+        ReturnToApplication.allowFormsToReach(response, LocalRedirect.orNull(redirect), clients);
         model.addAttribute("redirect", LocalRedirect.orNull(redirect));
         model.addAttribute("loginHint", loginHint(LocalRedirect.orNull(redirect)));
         model.addAttribute("error", error != null);

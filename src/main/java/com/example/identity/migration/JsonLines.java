@@ -132,6 +132,12 @@ final class JsonLines {
         }
 
         @Nullable
+        /** An optional boolean: {@code absent} when the field is missing or null. */
+        Boolean bool(String field, boolean absent) {
+            JsonNode value = node.get(field);
+            return value == null || value.isNull() ? Boolean.valueOf(absent) : bool(field);
+        }
+
         Boolean bool(String field) {
             JsonNode value = node.get(field);
             if (value == null || value.isNull()) {

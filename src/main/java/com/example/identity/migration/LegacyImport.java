@@ -75,7 +75,7 @@ public class LegacyImport {
     private static final Set<String> TOKEN_FIELDS = Set.of("token", "user_id", "name", "created_at", "expires_at", "revoked",
             "scope");
     private static final Set<String> CLIENT_FIELDS = Set.of("client_id", "client_secret", "name", "user_id", "redirect_uri",
-            "revoked", "created_at");
+            "revoked", "created_at", "first_party");
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -101,7 +101,7 @@ public class LegacyImport {
     }
 
     record ClientLine(long line, String clientId, String secretDigest, String name, long ownerId, String redirectUri,
-            boolean revoked, Instant createdAt) {
+            boolean revoked, Instant createdAt, boolean firstParty) {
     }
 
     private record ExistingUser(long id, String primerNombre, String correo, String rol, boolean enabled,
@@ -371,6 +371,9 @@ public class LegacyImport {
             }
             Boolean revoked = line.bool("revoked");
             Instant createdAt = line.time("created_at", true);
+            // the system this one replaces had no consent page: its applications stay first-party unless the
+            // export says otherwise (decisions §12.6)
+            Boolean firstParty = line.bool("first_party", true);
             if (clientId != null) {
                 Long first = lineOfClientId.putIfAbsent(clientId, line.number);
                 if (first != null) {
@@ -379,7 +382,7 @@ public class LegacyImport {
             }
             if (!line.bad()) {
                 lines.add(new ClientLine(line.number, clientId, Secrets.sha256Hex(secret), name, owner, redirectUri,
-                        revoked, createdAt));
+                        revoked, createdAt, firstParty));
             }
         });
         Map<String, ExistingClient> existing = new HashMap<>();
@@ -425,8 +428,8 @@ public class LegacyImport {
 
     private void writeClients(Plan plan, Instant now) {
         OffsetDateTime at = utc(now);
-        batch("insert into oauth_clients (client_id, name, redirect_uri, secret_digest, owner_id, created_at, revoked_at) "
-                + "values (?, ?, ?, ?, ?, ?, ?)", plan.newClients, (ps, c) -> {
+        batch("insert into oauth_clients (client_id, name, redirect_uri, secret_digest, owner_id, created_at, revoked_at, "
+                + "first_party) values (?, ?, ?, ?, ?, ?, ?, ?)", plan.newClients, (ps, c) -> {
                     ps.setString(1, c.clientId());
                     ps.setString(2, c.name());
                     ps.setString(3, c.redirectUri());
@@ -434,6 +437,7 @@ public class LegacyImport {
                     ps.setLong(5, c.ownerId());
                     ps.setObject(6, utc(c.createdAt()));
                     time(ps, 7, c.revoked() ? at : null);
+                    ps.setBoolean(8, c.firstParty());
                 });
         batch("update oauth_clients set name = ?, redirect_uri = ?, created_at = ?, "
                 + "secret_rotated_at = case when secret_digest = ? then secret_rotated_at else ? end, secret_digest = ?, "

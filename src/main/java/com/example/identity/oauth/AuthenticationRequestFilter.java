@@ -28,6 +28,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UriUtils;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.LoginFactors;
+import com.example.identity.mfa.SecondStep;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.crypto.Secrets;
 
@@ -45,14 +47,18 @@ import com.example.identity.crypto.Secrets;
  * <li>The syntax of {@code prompt}, {@code max_age}, {@code claims} and {@code id_token_hint}:
  * {@code invalid_request}.</li>
  * <li>Whether the user must log in: no session; or a fresh login, for {@code prompt=login}, a session older
- * than {@code max_age} seconds, or an {@code id_token_hint} of another user. With {@code prompt=none}
+ * than {@code max_age} seconds, or an {@code id_token_hint} of another user, or of a user other than the
+ * {@code sub} value asked for in the {@code claims} parameter (a login of that other user is then
+ * {@code access_denied}); an essential {@code acr} of values never given is {@code access_denied} at once,
+ * and {@code acr} asked for with {@code mfa} demands a second factor like {@code acr_values=mfa}. With {@code prompt=none}
  * that is {@code login_required} and never a page; otherwise the login page, with this request as the way
  * back (a POST's form fields become the query).</li>
  * </ol>
  *
  * <p>No loop: when a fresh login is asked for, the time is written in the session under a digest of this
  * request's parameters; when the same request comes back with a login at or after that time, the demand
- * is met and removed (one use), and the request goes on to the endpoint. {@code login_hint},
+ * is met, and it is removed (one use) when the request goes on to the endpoint; a request that must first
+ * step up to a second factor ({@code acr_values=mfa}) keeps it for its return. {@code login_hint},
  * {@code display}, {@code ui_locales}, {@code claims_locales}, {@code acr_values} and unknown parameters
  * pass through; the login page reads {@code login_hint} itself.
  *
@@ -78,8 +84,14 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
     private final IdTokenHints hints;
     private final Clock clock;
 
+    /** The one {@code acr_values} value served (decisions §17): a login with two factors. */
+    static final String MFA = "mfa";
+
+    private final SecondStep secondStep;
+
     AuthenticationRequestFilter(RequestMatcher endpoint, AuthorizeErrorResponder errors, IdTokenHints hints,
-            Clock clock) {
+            SecondStep secondStep, Clock clock) {
+        this.secondStep = secondStep;
         this.endpoint = endpoint;
         this.errors = errors;
         this.hints = hints;
@@ -138,20 +150,52 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
                 return;
             }
         }
+        String claims = request.getParameter("claims");
+        if (RequestedClaims.demandsUnknownAcr(claims)) {
+            // an essential acr of values never given: the authentication cannot succeed (OIDC Core §5.5.1.1)
+            refuse(request, response, AuthorizeError.UNMET_ACR);
+            return;
+        }
+        // sub with a value in the claims parameter (OIDC Core §5.5.1): the id_token must be about that user
+        String requiredSubject = RequestedClaims.requiredSubject(claims);
 
         // 3. who is logged in, since when, and is that enough
         Instant now = clock.instant();
-        Instant loginTime = user == null ? null : DatabaseAuthorizationService.passwordLoginTime(authentication);
+        Instant loginTime = user == null ? null : LoginFactors.passwordLoginTime(authentication);
         boolean freshLogin = user != null && (prompt.contains("login")
                 || (maxAge != null && !maxAge.isEmpty() && olderThan(loginTime, Long.parseLong(maxAge), now))
-                || (hintSubject != null && !hintSubject.equals(user.subject())));
-        if (freshLogin && demandMet(request, digest(request), loginTime)) {
+                || (hintSubject != null && !hintSubject.equals(user.subject()))
+                || (requiredSubject != null && !requiredSubject.equals(user.subject())));
+        boolean demandMet = freshLogin && demandMet(request, digest(request), loginTime);
+        if (demandMet) {
             freshLogin = false;
         }
         if (user != null && !freshLogin) {
+            if (requiredSubject != null && !requiredSubject.equals(user.subject())) {
+                // the fresh login asked for was another user's: no code for them
+                refuse(request, response, AuthorizeError.OTHER_SUBJECT);
+                return;
+            }
             if (prompt.contains("none") && user.passwordChangeRequired()) {
                 refuse(request, response, AuthorizeError.INTERACTION_REQUIRED);
                 return;
+            }
+            // acr_values=mfa: the application demands a second factor; a session without one proves it now
+            // (or sets one up), then comes back here
+            // (acr asked for in the claims parameter with mfa among its values, or essential, demands the same)
+            if ((words(request.getParameter("acr_values")).contains(MFA) || RequestedClaims.demandsSecondFactor(claims))
+                    && !LoginFactors.methods(authentication).contains(MFA)) {
+                if (prompt.contains("none")) {
+                    refuse(request, response, AuthorizeError.INTERACTION_REQUIRED);
+                    return;
+                }
+                // the fresh login's demand stays: this request comes back after the second step
+                response.sendRedirect(request.getContextPath()
+                        + secondStep.stepUp(request, response, authentication, wayBack(request)));
+                return;
+            }
+            if (demandMet) {
+                forgetDemand(request, digest(request));
             }
             chain.doFilter(request, response);
             return;
@@ -160,7 +204,8 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
             refuse(request, response, AuthorizeError.LOGIN_REQUIRED);
             return;
         }
-        if (user != null || prompt.contains("login") || (maxAge != null && !maxAge.isEmpty()) || hintSubject != null) {
+        if (user != null || prompt.contains("login") || (maxAge != null && !maxAge.isEmpty()) || hintSubject != null
+                || requiredSubject != null) {
             demand(request.getSession(), digest(request), now);
         }
         response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect("/login/", null, wayBack(request)));
@@ -168,7 +213,7 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
 
     /** The first malformed parameter of steps 2, or null. */
     private static @Nullable AuthorizeError syntaxError(HttpServletRequest request) {
-        for (String name : new String[] { "prompt", "max_age", "claims", "id_token_hint", "login_hint" }) {
+        for (String name : new String[] { "prompt", "max_age", "claims", "id_token_hint", "login_hint", "acr_values" }) {
             String[] values = request.getParameterValues(name);
             if (values != null && values.length > 1) {
                 return AuthorizeError.REPEATED_PARAMETER;
@@ -194,20 +239,29 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
         return loginTime == null || Duration.between(loginTime, now).compareTo(Duration.ofSeconds(maxAge)) > 0;
     }
 
-    /** Whether a fresh login was asked for this request and the session's login is that one; forgets the demand. */
+    /**
+     * Whether a fresh login was asked for this request and the session's login is that one. The demand is
+     * kept: it is forgotten ({@link #forgetDemand}) only when the request goes on to the endpoint, not when it
+     * must first step up to a second factor ({@code acr_values=mfa}) and come back.
+     */
     private boolean demandMet(HttpServletRequest request, String requestDigest, @Nullable Instant loginTime) {
         HttpSession session = request.getSession(false);
         if (session == null || loginTime == null
                 || !(session.getAttribute(FRESH_LOGIN_DEMANDS) instanceof Map<?, ?> stored)) {
             return false;
         }
-        Map<String, Instant> demands = current(stored);
-        Instant demandedAt = demands.remove(requestDigest);
-        if (demandedAt == null || loginTime.isBefore(demandedAt)) {
-            return false;
+        Instant demandedAt = current(stored).get(requestDigest);
+        return demandedAt != null && !loginTime.isBefore(demandedAt);
+    }
+
+    /** The demand of this request was met and the request goes on: one use. */
+    private void forgetDemand(HttpServletRequest request, String requestDigest) {
+        HttpSession session = request.getSession(false);
+        if (session != null && session.getAttribute(FRESH_LOGIN_DEMANDS) instanceof Map<?, ?> stored) {
+            Map<String, Instant> demands = current(stored);
+            demands.remove(requestDigest);
+            session.setAttribute(FRESH_LOGIN_DEMANDS, demands);
         }
-        session.setAttribute(FRESH_LOGIN_DEMANDS, demands);
-        return true;
     }
 
     private void demand(HttpSession session, String requestDigest, Instant now) {
@@ -248,7 +302,8 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
     }
 
     /** This request as a local path and query; a POST's form fields become the query. */
-    private static String wayBack(HttpServletRequest request) {
+    /** This authorization request as a local GET URL (a POST's form fields as the query): the way back to it. */
+    static String wayBack(HttpServletRequest request) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         if ("GET".equals(request.getMethod())) {
             return request.getQueryString() == null ? path : path + "?" + request.getQueryString();

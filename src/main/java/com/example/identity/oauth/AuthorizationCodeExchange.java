@@ -13,6 +13,7 @@ import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2RefreshToken;
 import org.springframework.security.oauth2.core.OAuth2Token;
 import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
 import org.springframework.security.oauth2.core.oidc.OidcScopes;
@@ -29,7 +30,6 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
-import com.example.identity.account.AccountService;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.token.ApiTokenService;
@@ -52,19 +52,17 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
     private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
     private final SigningKeys signingKeys;
     private final ApiTokenService tokens;
-    private final AccountService accounts;
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
     AuthorizationCodeExchange(DatabaseAuthorizationService authorizations,
             OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, ApiTokenService tokens,
-            AccountService accounts, TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
         this.authorizations = authorizations;
         this.tokenGenerator = tokenGenerator;
         this.signingKeys = signingKeys;
         this.tokens = tokens;
-        this.accounts = accounts;
         this.transactions = transactions;
         this.clock = clock;
         this.events = events;
@@ -82,18 +80,18 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
             // (on PostgreSQL each transaction is a BEGIN/COMMIT round trip). A refused exchange has written
             // nothing; a reuse is handled after it, in a transaction of its own.
             Spent spent = transactions.execute(status -> {
-                AuthorizationRecord record = codeLookup(grant, client);
+                CodeAndOwner found = codeLookup(grant, client);
+                AuthorizationRecord record = found.record();
                 if (record.isUsed()) {
                     return Spent.reuse(record);
                 }
                 expiryCheck(record);
                 signingKeyCheck(record);
                 pkceCheck(record, grant);
-                AccountPrincipal user = accounts.findById(record.userId())
-                        .filter(u -> u.isEnabled())
-                        .map(AccountPrincipal::of)
-                        .orElseThrow(TokenError.INVALID_CODE::exception);
-                return exchange(record, grant, client, user);
+                if (!found.owner().isEnabled()) {
+                    throw TokenError.INVALID_CODE.exception();
+                }
+                return exchange(record, grant, client, found.owner());
             });
             if (spent.accessToken() == null) {
                 reuseDetected(spent.record());
@@ -110,18 +108,22 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
 
     /** What the exchange's transaction did: spent the code for an access token, or found it spent (a reuse). */
     record Spent(AuthorizationRecord record, @Nullable OAuth2AccessToken accessToken,
-            DefaultOAuth2TokenContext.@Nullable Builder context, @Nullable OAuth2Authorization authorization) {
+            @Nullable OAuth2RefreshToken refreshToken, DefaultOAuth2TokenContext.@Nullable Builder context,
+            @Nullable OAuth2Authorization authorization) {
 
         static Spent reuse(AuthorizationRecord record) {
-            return new Spent(record, null, null, null);
+            return new Spent(record, null, null, null, null);
         }
     }
 
-    /** The code must exist for this client and this redirect URI: else {@code Código de autorización inválido}. */
-    AuthorizationRecord codeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
-        return authorizations.findByCode(grant.getCode())
-                .filter(r -> r.clientId().equals(client.getClientId()))
-                .filter(r -> r.redirectUri().equals(grant.getRedirectUri()))
+    /**
+     * The code must exist for this client and this redirect URI: else {@code Código de autorización inválido}.
+     * Read with its owner in one statement.
+     */
+    CodeAndOwner codeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
+        return authorizations.findWithOwnerByCode(grant.getCode())
+                .filter(found -> found.record().clientId().equals(client.getClientId()))
+                .filter(found -> found.record().redirectUri().equals(grant.getRedirectUri()))
                 .orElseThrow(TokenError.INVALID_CODE::exception);
     }
 
@@ -181,7 +183,9 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
             return Spent.reuse(record);
         }
         var accessToken = (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
-        return new Spent(record, accessToken, context, authorization);
+        // with offline_access only (RefreshTokenGenerator); in the same transaction as the access token
+        var refreshToken = (OAuth2RefreshToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.REFRESH_TOKEN).build());
+        return new Spent(record, accessToken, refreshToken, context, authorization);
     }
 
     /** The answer: the access token, and an {@code id_token} (signed after the commit) when {@code openid} was granted. */
@@ -194,7 +198,8 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
             }
             extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
         }
-        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, spent.accessToken(), null, extra);
+        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, spent.accessToken(),
+                spent.refreshToken(), extra);
     }
 
     /**

@@ -40,7 +40,8 @@ class AuthorizationRecord implements Persistable<String> {
     @Column(nullable = false, length = 200)
     private String scopes;
 
-    @Column(name = "redirect_uri", nullable = false, length = 2000)
+    /** Null for an authorization of the device flow, which has no redirect. */
+    @Column(name = "redirect_uri", length = 2000)
     private String redirectUri;
 
     @Column(length = 512)
@@ -52,7 +53,8 @@ class AuthorizationRecord implements Persistable<String> {
     @Column(name = "code_challenge_method", length = 10)
     private String codeChallengeMethod;
 
-    @Column(name = "code_digest", nullable = false, length = 64, unique = true)
+    /** Null for an authorization of the device flow: its device code is kept with the run. */
+    @Column(name = "code_digest", length = 64, unique = true)
     private String codeDigest;
 
     @Column(name = "code_issued_at", nullable = false)
@@ -75,6 +77,10 @@ class AuthorizationRecord implements Persistable<String> {
     @Column(name = "id_token_claims", length = 200)
     private String idTokenClaims;
 
+    /** Known claims asked for at the UserInfo endpoint with the {@code claims} parameter, space-separated. */
+    @Column(name = "userinfo_claims", length = 200)
+    private String userInfoClaims;
+
     @Transient
     private boolean isNew;
 
@@ -83,7 +89,8 @@ class AuthorizationRecord implements Persistable<String> {
 
     AuthorizationRecord(String id, String clientId, long userId, Set<String> scopes, String redirectUri, String nonce,
             String codeChallenge, String codeChallengeMethod, String codeDigest, Instant codeIssuedAt,
-            Instant codeExpiresAt, Instant authTime, Set<String> amr, Set<String> idTokenClaims) {
+            Instant codeExpiresAt, Instant authTime, Set<String> amr, Set<String> idTokenClaims,
+            Set<String> userInfoClaims) {
         this.id = id;
         this.clientId = clientId;
         this.userId = userId;
@@ -98,7 +105,47 @@ class AuthorizationRecord implements Persistable<String> {
         this.authTime = authTime;
         this.amr = amr.isEmpty() ? null : String.join(" ", amr);
         this.idTokenClaims = idTokenClaims.isEmpty() ? null : String.join(" ", idTokenClaims);
+        this.userInfoClaims = userInfoClaims.isEmpty() ? null : String.join(" ", userInfoClaims);
         this.isNew = true;
+    }
+
+    /**
+     * The authorization a device flow run was spent for (RFC 8628): no redirect URI and no code; its
+     * "code" times are the run's, and it is marked used at once, so nothing takes it for a code to
+     * exchange. It is the family of the refresh tokens, and holds the login's {@code auth_time} and
+     * {@code amr} for the id_tokens of later refreshes.
+     */
+    static AuthorizationRecord forDevice(String id, String clientId, long userId, Set<String> scopes, Instant startedAt,
+            Instant expiresAt, Instant authTime, java.util.List<String> amr, Instant now) {
+        var record = new AuthorizationRecord(id, clientId, userId, scopes, null, null, null, null, null, startedAt,
+                expiresAt, authTime, new LinkedHashSet<>(amr), Set.of(), Set.of());
+        record.codeUsedAt = now;
+        return record;
+    }
+
+    /** A record as a row holds it, read by {@link CodeStatements} (not new: it is never inserted again). */
+    static AuthorizationRecord loaded(String id, String clientId, long userId, String scopes, String redirectUri,
+            String nonce, String codeChallenge, String codeChallengeMethod, String codeDigest, Instant codeIssuedAt,
+            Instant codeExpiresAt, Instant codeUsedAt, Instant authTime, String amr, String idTokenClaims,
+            String userInfoClaims) {
+        var record = new AuthorizationRecord();
+        record.id = id;
+        record.clientId = clientId;
+        record.userId = userId;
+        record.scopes = scopes;
+        record.redirectUri = redirectUri;
+        record.nonce = nonce;
+        record.codeChallenge = codeChallenge;
+        record.codeChallengeMethod = codeChallengeMethod;
+        record.codeDigest = codeDigest;
+        record.codeIssuedAt = codeIssuedAt;
+        record.codeExpiresAt = codeExpiresAt;
+        record.codeUsedAt = codeUsedAt;
+        record.authTime = authTime;
+        record.amr = amr;
+        record.idTokenClaims = idTokenClaims;
+        record.userInfoClaims = userInfoClaims;
+        return record;
     }
 
     @Override
@@ -149,6 +196,10 @@ class AuthorizationRecord implements Persistable<String> {
         return nonce;
     }
 
+    String codeDigest() {
+        return codeDigest;
+    }
+
     String codeChallenge() {
         return codeChallenge;
     }
@@ -175,6 +226,10 @@ class AuthorizationRecord implements Persistable<String> {
 
     Set<String> idTokenClaims() {
         return words(idTokenClaims);
+    }
+
+    Set<String> userInfoClaims() {
+        return words(userInfoClaims);
     }
 
     private static Set<String> words(String spaceSeparated) {

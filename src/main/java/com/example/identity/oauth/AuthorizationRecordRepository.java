@@ -13,15 +13,14 @@ interface AuthorizationRecordRepository extends JpaRepository<AuthorizationRecor
     Optional<AuthorizationRecord> findByCodeDigest(String codeDigest);
 
     /**
-     * Marks the code used, only if it is still unused: one conditional UPDATE, so that of any number of
-     * concurrent exchanges exactly one sees 1 here.
+     * Removes authorizations whose code expired before {@code cutoff}, except those with a refresh token
+     * that may still be used (its family needs the login's auth_time and amr): they can do nothing more.
      */
-    @Modifying(flushAutomatically = true, clearAutomatically = true)
-    @Query("update AuthorizationRecord a set a.codeUsedAt = :now where a.id = :id and a.codeUsedAt is null")
-    int markCodeUsed(@Param("id") String id, @Param("now") Instant now);
-
-    /** Removes authorizations whose code expired before {@code cutoff}: used or not, they can do nothing more. */
     @Modifying
-    @Query("delete from AuthorizationRecord a where a.codeExpiresAt < :cutoff")
-    int deleteExpiredBefore(@Param("cutoff") Instant cutoff);
+    @Query("""
+            delete from AuthorizationRecord a where a.codeExpiresAt < :cutoff and not exists (
+                select 1 from RefreshTokenRecord r where r.authorizationId = a.id
+                    and r.rotatedAt is null and r.revokedAt is null and r.expiresAt > :now)
+            """)
+    int deleteExpiredBefore(@Param("cutoff") Instant cutoff, @Param("now") Instant now);
 }

@@ -1,6 +1,10 @@
 package com.example.identity.oauth;
 
 import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -30,6 +34,9 @@ import org.thymeleaf.TemplateEngine;
 
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
+import com.example.identity.consent.Consents;
+import com.example.identity.device.DeviceAuthorizations;
+import com.example.identity.mfa.SecondStep;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.account.PasswordChangeGate;
@@ -51,7 +58,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link ClientCredentialsChecks}, {@link AuthorizationCodeExchange}) and answers ({@link TokenResponses});
  * the authorization endpoint's checks ({@link AuthorizeRequestChecks}), OpenID Connect's authentication
  * request parameters ({@link AuthenticationRequestFilter}) and errors ({@link AuthorizeErrorResponder}); hex access tokens ({@link ReferenceAccessTokenGenerator}); id_token
- * claims ({@link IdTokenClaims}); the discovery document ({@link DiscoveryDocument}).
+ * claims ({@link IdTokenClaims}); the discovery document ({@link DiscoveryDocument}); the UserInfo endpoint's
+ * token check ({@link UserInfoRequests}), claims ({@link UserInfoClaims}) and errors ({@link BearerErrorResponses}).
  */
 @Configuration(proxyBeanMethods = false)
 class AuthorizationServerConfig {
@@ -60,6 +68,10 @@ class AuthorizationServerConfig {
     static final String TOKEN = "/oauth/token.php";
     static final String JWKS = "/oauth/jwks.json";
     static final String DISCOVERY = "/.well-known/openid-configuration";
+    static final String USERINFO = "/oauth/userinfo.php";
+    static final String REVOKE = "/oauth/revoke.php";
+    static final String INTROSPECT = "/oauth/introspect.php";
+    static final String DEVICE = "/oauth/device.php";
 
     private static final PathPatternRequestMatcher.Builder PATH = PathPatternRequestMatcher.withDefaults();
     static final RequestMatcher TOKEN_ENDPOINT = PATH.matcher(TOKEN);
@@ -68,7 +80,22 @@ class AuthorizationServerConfig {
             PATH.matcher(HttpMethod.POST, AUTHORIZE));
     /** The two public JSON documents, the key set and the discovery document. */
     static final RequestMatcher PUBLIC_JSON = new OrRequestMatcher(PATH.matcher(JWKS), PATH.matcher(DISCOVERY));
-    static final RequestMatcher ENDPOINTS = new OrRequestMatcher(PATH.matcher(AUTHORIZE), TOKEN_ENDPOINT, PUBLIC_JSON);
+    /** OpenID Connect's UserInfo endpoint, by GET or POST (OIDC Core §5.3.1). */
+    static final RequestMatcher USERINFO_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, USERINFO),
+            PATH.matcher(HttpMethod.POST, USERINFO));
+    /** Revocation (RFC 7009) and introspection (RFC 7662), with client authentication, by POST. */
+    static final RequestMatcher REVOKE_INTROSPECT = new OrRequestMatcher(PATH.matcher(HttpMethod.POST, REVOKE),
+            PATH.matcher(HttpMethod.POST, INTROSPECT));
+    /** The device authorization endpoint (RFC 8628 §3.1), by POST, where a console starts the device flow. */
+    static final RequestMatcher DEVICE_ENDPOINT = PATH.matcher(HttpMethod.POST, DEVICE);
+    /** The endpoints where a client authenticates, and their address budget applies ({@link RateLimitFilter}). */
+    static final RequestMatcher CLIENT_ENDPOINTS = new OrRequestMatcher(TOKEN_ENDPOINT, REVOKE_INTROSPECT,
+            DEVICE_ENDPOINT);
+    /** The endpoints that are called by programs with a token or credentials, never with a session. */
+    static final RequestMatcher SESSIONLESS = new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON, USERINFO_ENDPOINT,
+            REVOKE_INTROSPECT, PATH.matcher(DEVICE));
+    static final RequestMatcher ENDPOINTS = new OrRequestMatcher(PATH.matcher(AUTHORIZE), TOKEN_ENDPOINT, PUBLIC_JSON,
+            PATH.matcher(USERINFO), PATH.matcher(REVOKE), PATH.matcher(INTROSPECT), PATH.matcher(DEVICE));
 
     /**
      * The chain: Spring Authorization Server with this service's steps plugged in, in the order a token
@@ -82,9 +109,14 @@ class AuthorizationServerConfig {
     @Bean
     @Order(Ordered.HIGHEST_PRECEDENCE)
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenRequestConverter tokenRequests,
-            ClientCredentialsChecks clientChecks, AuthorizationCodeExchange codeExchange, TokenResponses responses,
+            ClientCredentialsChecks clientChecks, AuthorizationCodeExchange codeExchange,
+            RefreshTokenExchange refreshExchange, DeviceCodeExchange deviceExchange, DeviceAuthorizationStart deviceStart,
+            TokenRevocation revocation, TokenIntrospection introspection, TokenResponses responses,
+            IdentityProperties properties,
             AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
-            DiscoveryDocument discovery, RateLimits limits, IdTokenHints idTokenHints, Clock clock) throws Exception {
+            DiscoveryDocument discovery, RateLimits limits, IdTokenHints idTokenHints, ApiTokenService tokens,
+            JsonMapper json, RegisteredClientRepository clients, Consents consents, SecondStep secondStep, Clock clock)
+            throws Exception {
         http
             .securityMatcher(ENDPOINTS)
             .oauth2AuthorizationServer(server -> server
@@ -99,11 +131,44 @@ class AuthorizationServerConfig {
                     })
                     .errorResponseHandler(responses))
                 .tokenEndpoint(token -> token
+                    .accessTokenRequestConverter(new RefreshTokenRequests())
+                    .accessTokenRequestConverter(new DeviceCodeRequests())
                     .authenticationProviders(providers -> {
                         providers.clear();
                         providers.add(codeExchange);
+                        providers.add(refreshExchange);
+                        providers.add(deviceExchange);
                     })
                     .accessTokenResponseHandler(responses)
+                    .errorResponseHandler(responses))
+                // the device flow (RFC 8628, decisions §16): the start here; the user's step is /activar
+                // (device/ActivationController), a page of the web chain, not Spring Authorization Server's
+                // verification endpoint
+                .deviceAuthorizationEndpoint(device -> device
+                    .deviceAuthorizationRequestConverters(converters -> {
+                        converters.clear();
+                        converters.add(new DeviceAuthorizationRequests());
+                    })
+                    .authenticationProviders(providers -> {
+                        providers.clear();
+                        providers.add(deviceStart);
+                    })
+                    .deviceAuthorizationResponseHandler(new DeviceAuthorizationResponses(responses,
+                            properties.issuerUrl()))
+                    .errorResponseHandler(responses))
+                .tokenRevocationEndpoint(revoke -> revoke
+                    .revocationRequestConverter(TokenParameterRequests.revocation())
+                    .authenticationProviders(providers -> {
+                        providers.clear();
+                        providers.add(revocation);
+                    })
+                    .errorResponseHandler(responses))
+                .tokenIntrospectionEndpoint(introspect -> introspect
+                    .introspectionRequestConverter(TokenParameterRequests.introspection())
+                    .authenticationProviders(providers -> {
+                        providers.clear();
+                        providers.add(introspection);
+                    })
                     .errorResponseHandler(responses))
                 .authorizationEndpoint(authorize -> authorize
                     .authenticationProviders(providers -> providers.forEach(provider -> {
@@ -114,22 +179,40 @@ class AuthorizationServerConfig {
                     .errorResponseHandler(authorizeErrors))
                 .oidc(oidc -> oidc
                     .providerConfigurationEndpoint(configuration -> configuration
-                        .providerConfigurationCustomizer(discovery))))
+                        .providerConfigurationCustomizer(discovery))
+                    .userInfoEndpoint(userInfo -> userInfo
+                        .userInfoRequestConverter(new UserInfoRequests(tokens, limits))
+                        .authenticationProviders(providers -> {
+                            providers.clear();
+                            providers.add(new UserInfoClaims());
+                        })
+                        .errorResponseHandler(new BearerErrorResponses(json)))))
             .authorizeHttpRequests(authorize -> authorize
-                .requestMatchers(TOKEN_ENDPOINT, PUBLIC_JSON).permitAll()
+                // the UserInfo endpoint checks its bearer token itself (UserInfoRequests)
+                // revocation and introspection: the client authenticates at the endpoint (TokenRequestConverter)
+                .requestMatchers(TOKEN_ENDPOINT, PUBLIC_JSON, USERINFO_ENDPOINT, REVOKE_INTROSPECT, DEVICE_ENDPOINT)
+                    .permitAll()
                 .anyRequest().authenticated())
-            .addFilterBefore(new WithoutSession(new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON)),
-                    SecurityContextHolderFilter.class)
+            // Spring Authorization Server turns on a JWT resource server for its UserInfo endpoint; this
+            // server's access tokens are not JWTs, and the endpoint's own converter (UserInfoRequests) reads
+            // and checks them, so that filter is given no token to look at.
+            .oauth2ResourceServer(resourceServer -> resourceServer.bearerTokenResolver(request -> null))
+            .addFilterBefore(new WithoutSession(SESSIONLESS), SecurityContextHolderFilter.class)
+            .addFilterBefore(new StandardMethodCheck(Map.of(USERINFO, new LinkedHashSet<>(List.of("GET", "POST")),
+                    REVOKE, Set.of("POST"), INTROSPECT, Set.of("POST"), DEVICE, Set.of("POST"))), SecurityContextHolderFilter.class)
             .addFilterBefore(new TokenEndpointMethodCheck(TOKEN_ENDPOINT, responses), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, TOKEN_ENDPOINT), TokenEndpointMethodCheck.class)
+            .addFilterBefore(new RateLimitFilter(limits, CLIENT_ENDPOINTS), TokenEndpointMethodCheck.class)
             .addFilterBefore(new JsonContentTypeFilter(PUBLIC_JSON), TokenEndpointMethodCheck.class)
             // after client authentication (AbstractPreAuthenticatedProcessingFilter + 1), before the token
             // endpoint (AuthorizationFilter + 1)
             .addFilterBefore(new AuthenticatedClientFilter(limits), AuthorizationFilter.class)
             // after Spring Authorization Server validated the authorization request, before the login page
-            .addFilterBefore(new AuthenticationRequestFilter(AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints, clock),
+            .addFilterBefore(new AuthenticationRequestFilter(AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints, secondStep, clock),
                     AuthorizationFilter.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
+            // then the consent of a third-party application, offline_access or prompt=consent
+            .addFilterBefore(new ConsentFilter(AUTHORIZE_ENDPOINT, clients, consents, authorizeErrors, clock),
+                    AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
             // A session that was ended (account disabled, role changed) is deleted from the database
@@ -144,8 +227,8 @@ class AuthorizationServerConfig {
 
     /** Step 1 of the token endpoint: grant type, mandatory and repeated parameters, the client's credentials. */
     @Bean
-    TokenRequestConverter tokenRequestConverter() {
-        return new TokenRequestConverter();
+    TokenRequestConverter tokenRequestConverter(RegisteredClientRepository clients) {
+        return new TokenRequestConverter(clients);
     }
 
     /**
@@ -163,9 +246,45 @@ class AuthorizationServerConfig {
     @Bean
     AuthorizationCodeExchange authorizationCodeExchange(DatabaseAuthorizationService authorizations,
             OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, ApiTokenService tokens,
-            AccountService accounts, TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
-        return new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, tokens, accounts, transactions,
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+        return new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, tokens, transactions,
                 clock, events);
+    }
+
+    /** The refresh grant: rotation with reuse detection (decisions §12.4); a provider bean like the two above. */
+    @Bean
+    RefreshTokenExchange refreshTokenExchange(RefreshTokens refreshTokens, DatabaseAuthorizationService authorizations,
+            AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
+            TransactionTemplate transactions, Clock clock) {
+        return new RefreshTokenExchange(refreshTokens, authorizations, accounts, tokenGenerator, signingKeys,
+                transactions, clock);
+    }
+
+    /** The device code grant (RFC 8628 §3.4): polls, and the one that spends an approved run; a provider bean. */
+    @Bean
+    DeviceCodeExchange deviceCodeExchange(DeviceAuthorizations devices, DatabaseAuthorizationService authorizations,
+            AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
+            TransactionTemplate transactions, Clock clock) {
+        return new DeviceCodeExchange(devices, authorizations, accounts, tokenGenerator, signingKeys, transactions, clock);
+    }
+
+    /** The device authorization endpoint's step (RFC 8628 §3.1): a run started for a device application. */
+    @Bean
+    DeviceAuthorizationStart deviceAuthorizationStart(DeviceAuthorizations devices) {
+        return new DeviceAuthorizationStart(devices);
+    }
+
+    /** Revocation (RFC 7009): an application's own tokens; a provider bean like the ones above. */
+    @Bean
+    TokenRevocation tokenRevocation(ApiTokenService tokens, RefreshTokens refreshTokens, ApplicationEventPublisher events) {
+        return new TokenRevocation(tokens, refreshTokens, events);
+    }
+
+    /** Introspection (RFC 7662): any application's access tokens, its own refresh tokens. */
+    @Bean
+    TokenIntrospection tokenIntrospection(ApiTokenService tokens, RefreshTokens refreshTokens, AccountService accounts,
+            IdentityProperties properties, Clock clock) {
+        return new TokenIntrospection(tokens, refreshTokens, accounts, properties.issuerUrl(), clock);
     }
 
     /** The token endpoint's answers: the token response and every row of {@link TokenError}. */
@@ -205,14 +324,21 @@ class AuthorizationServerConfig {
                 .authorizationEndpoint(AUTHORIZE)
                 .tokenEndpoint(TOKEN)
                 .jwkSetEndpoint(JWKS)
+                .oidcUserInfoEndpoint(USERINFO)
+                .tokenRevocationEndpoint(REVOKE)
+                .tokenIntrospectionEndpoint(INTROSPECT)
+                .deviceAuthorizationEndpoint(DEVICE)
+                .deviceVerificationEndpoint(DeviceAuthorizationResponses.VERIFICATION_PATH)
                 .build();
     }
 
     /** 64-hex access tokens stored as API tokens, and RS256 id_tokens with this service's claims. */
     @Bean
-    OAuth2TokenGenerator<OAuth2Token> tokenGenerator(JwtEncoder jwtEncoder, ApiTokenService tokens, Clock clock) {
+    OAuth2TokenGenerator<OAuth2Token> tokenGenerator(JwtEncoder jwtEncoder, ApiTokenService tokens,
+            RefreshTokens refreshTokens, Clock clock) {
         var idTokens = new JwtGenerator(jwtEncoder);
         idTokens.setJwtCustomizer(new IdTokenClaims());
-        return new DelegatingOAuth2TokenGenerator(new ReferenceAccessTokenGenerator(tokens, clock), idTokens);
+        return new DelegatingOAuth2TokenGenerator(new ReferenceAccessTokenGenerator(tokens, clock),
+                new RefreshTokenGenerator(refreshTokens), idTokens);
     }
 }

@@ -52,7 +52,7 @@ class AuthorizeErrorResponder implements AuthenticationFailureHandler {
             return;
         }
         String[] redirectUris = request.getParameterValues(OAuth2ParameterNames.REDIRECT_URI);
-        if (redirectUris == null || redirectUris.length != 1 || !client.getRedirectUris().contains(redirectUris[0])) {
+        if (redirectUris == null || redirectUris.length != 1 || !DatabaseRegisteredClientRepository.hasRedirectUri(client, redirectUris[0])) {
             page(request, response, "redirect_uri no coincide con el registrado");
             return;
         }

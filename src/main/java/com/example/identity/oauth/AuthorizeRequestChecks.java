@@ -28,7 +28,7 @@ class AuthorizeRequestChecks implements Consumer<OAuth2AuthorizationCodeRequestA
         OAuth2AuthorizationCodeRequestAuthenticationToken request = context.getAuthentication();
         RegisteredClient client = context.getRegisteredClient();
         String redirectUri = request.getRedirectUri();
-        if (redirectUri == null || !client.getRedirectUris().contains(redirectUri)) {
+        if (redirectUri == null || !DatabaseRegisteredClientRepository.hasRedirectUri(client, redirectUri)) {
             throw withoutRedirect(request, OAuth2ErrorCodes.INVALID_REQUEST, OAuth2ParameterNames.REDIRECT_URI);
         }
         if (DatabaseRegisteredClientRepository.isRevoked(client)) {

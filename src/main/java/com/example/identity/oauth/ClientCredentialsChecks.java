@@ -2,6 +2,7 @@ package com.example.identity.oauth;
 
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
@@ -45,6 +46,18 @@ class ClientCredentialsChecks implements AuthenticationProvider {
     }
 
     static void secretCheck(RegisteredClient client, OAuth2ClientAuthenticationToken request) {
+        boolean publicClient = DatabaseRegisteredClientRepository.isPublic(client);
+        if (ClientAuthenticationMethod.NONE.equals(request.getClientAuthenticationMethod())) {
+            // a public application proves the code with PKCE (AuthorizationCodeExchange.pkceCheck) instead
+            if (!publicClient) {
+                throw TokenError.MISSING_PARAMETERS.exception();
+            }
+            return;
+        }
+        if (publicClient) {
+            // it has no secret: whatever it sent is not one
+            throw TokenError.WRONG_CLIENT_SECRET.exception();
+        }
         Object secret = request.getCredentials();
         if (!(secret instanceof String presented) || !Secrets.digestMatches(client.getClientSecret(), presented)) {
             throw TokenError.WRONG_CLIENT_SECRET.exception();
@@ -53,7 +66,7 @@ class ClientCredentialsChecks implements AuthenticationProvider {
 
     /** After authentication: exactly, byte for byte, the registered {@code redirect_uri}. */
     static void redirectUriCheck(RegisteredClient client, String redirectUri) {
-        if (redirectUri == null || !client.getRedirectUris().contains(redirectUri)) {
+        if (redirectUri == null || !DatabaseRegisteredClientRepository.hasRedirectUri(client, redirectUri)) {
             throw TokenError.REDIRECT_URI_MISMATCH.exception();
         }
     }

@@ -4,7 +4,6 @@ import java.security.Principal;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -12,8 +11,6 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.core.GrantedAuthority;
-import org.springframework.security.core.authority.FactorGrantedAuthority;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
@@ -30,6 +27,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
+import com.example.identity.account.LoginFactors;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -49,15 +47,19 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
     static final String AMR = "amr";
     /** The known claims the {@code claims} parameter asked for in the id_token ({@link RequestedClaims}). */
     static final String ID_TOKEN_CLAIMS = "id_token_claims";
+    /** The known claims the {@code claims} parameter asked for at the UserInfo endpoint. */
+    static final String USERINFO_CLAIMS = "userinfo_claims";
 
     private final AuthorizationRecordRepository records;
+    private final CodeStatements codes;
     private final RegisteredClientRepository clients;
     private final AccountService accounts;
     private final Clock clock;
 
-    DatabaseAuthorizationService(AuthorizationRecordRepository records, RegisteredClientRepository clients,
-            AccountService accounts, Clock clock) {
+    DatabaseAuthorizationService(AuthorizationRecordRepository records, CodeStatements codes,
+            RegisteredClientRepository clients, AccountService accounts, Clock clock) {
         this.records = records;
+        this.codes = codes;
         this.clients = clients;
         this.accounts = accounts;
         this.clock = clock;
@@ -66,10 +68,10 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
     /**
      * Stores a new authorization with its code, as issued by the authorization endpoint: one INSERT. An
      * authorization is written once and its code never replaced; the authorization endpoint gives each one
-     * a new random id, and a second save of the same id fails on the primary key.
+     * a new random id, and a second save of the same id fails on the primary key. No transaction around it:
+     * the INSERT commits by itself (one round trip, {@link CodeStatements}).
      */
     @Override
-    @Transactional
     public void save(OAuth2Authorization authorization) {
         OAuth2Authorization.Token<OAuth2AuthorizationCode> code = authorization.getToken(OAuth2AuthorizationCode.class);
         OAuth2AuthorizationRequest request = authorization.getAttribute(OAuth2AuthorizationRequest.class.getName());
@@ -79,14 +81,15 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
             throw new IllegalArgumentException("only authorizations with a code of a logged-in user are stored");
         }
         Map<String, Object> extra = request.getAdditionalParameters();
-        records.save(new AuthorizationRecord(authorization.getId(), request.getClientId(), account.id(),
+        codes.insert(new AuthorizationRecord(authorization.getId(), request.getClientId(), account.id(),
                 authorization.getAuthorizedScopes(), request.getRedirectUri(),
                 (String) extra.get(OidcParameterNames.NONCE),
                 (String) extra.get(PkceParameterNames.CODE_CHALLENGE),
                 (String) extra.get(PkceParameterNames.CODE_CHALLENGE_METHOD),
                 Secrets.sha256Hex(code.getToken().getTokenValue()),
                 code.getToken().getIssuedAt(), code.getToken().getExpiresAt(), authenticationTime(user),
-                authenticationMethods(user), RequestedClaims.idTokenClaims(claimsParameter(extra))));
+                LoginFactors.methods(user), RequestedClaims.idTokenClaims(claimsParameter(extra)),
+                RequestedClaims.userInfoClaims(claimsParameter(extra))));
     }
 
     @Override
@@ -111,16 +114,32 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
         return findByCode(token).map(r -> toAuthorization(r, token)).orElse(null);
     }
 
+    /** The record of an authorization, by id (a refresh token's family). */
+    @Transactional(readOnly = true)
+    Optional<AuthorizationRecord> findRecord(String id) {
+        return records.findById(id);
+    }
+
     /** The record of a presented code, looked up by digest. */
     @Transactional(readOnly = true)
     Optional<AuthorizationRecord> findByCode(String code) {
         return records.findByCodeDigest(Secrets.sha256Hex(code));
     }
 
-    /** Atomically marks the code of {@code authorizationId} used; false when another exchange did first. */
+    /** The record of a presented code and its owner, in one statement (the code exchange's read). */
+    Optional<CodeAndOwner> findWithOwnerByCode(String code) {
+        return codes.findWithOwner(Secrets.sha256Hex(code));
+    }
+
+    /** Stores the authorization a device flow run was spent for ({@link AuthorizationRecord#forDevice}). */
     @Transactional
+    void saveRecord(AuthorizationRecord record) {
+        records.save(record);
+    }
+
+    /** Atomically marks the code of {@code authorizationId} used; false when another exchange did first. */
     boolean markCodeUsed(String authorizationId) {
-        return records.markCodeUsed(authorizationId, clock.instant()) == 1;
+        return codes.markUsed(authorizationId, clock.instant());
     }
 
     /** Spring Authorization Server's view of a record, for its token generators and customizers. */
@@ -160,7 +179,8 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
                 .attribute(Principal.class.getName(), principal)
                 .attribute(AUTH_TIME, record.authTime())
                 .attribute(AMR, record.amr())
-                .attribute(ID_TOKEN_CLAIMS, record.idTokenClaims());
+                .attribute(ID_TOKEN_CLAIMS, record.idTokenClaims())
+                .attribute(USERINFO_CLAIMS, record.userInfoClaims());
         if (codeValue != null) {
             builder.token(new OAuth2AuthorizationCode(codeValue, record.codeIssuedAt(), record.codeExpiresAt()),
                     metadata -> metadata.put(OAuth2Authorization.Token.INVALIDATED_METADATA_NAME, record.isUsed()));
@@ -173,41 +193,8 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
      * the password factor authority of the session's authentication, and a fresh login replaces it.
      */
     private Instant authenticationTime(Authentication user) {
-        Instant login = passwordLoginTime(user);
+        Instant login = LoginFactors.passwordLoginTime(user);
         return login != null ? login : clock.instant();
-    }
-
-    /** The time of the password login of {@code user}, or null when it did not log in with a password. */
-    static @Nullable Instant passwordLoginTime(Authentication user) {
-        for (GrantedAuthority authority : user.getAuthorities()) {
-            if (authority instanceof FactorGrantedAuthority factor
-                    && FactorGrantedAuthority.PASSWORD_AUTHORITY.equals(factor.getAuthority())) {
-                return factor.getIssuedAt();
-            }
-        }
-        return null;
-    }
-
-    /**
-     * RFC 8176 method references of the session's factors: {@code pwd} for a password, {@code otp} for a
-     * one-time token, {@code hwk} for a security key, and {@code mfa} when there are several.
-     */
-    static Set<String> authenticationMethods(Authentication user) {
-        Set<String> amr = new LinkedHashSet<>();
-        for (GrantedAuthority authority : user.getAuthorities()) {
-            if (authority instanceof FactorGrantedAuthority factor) {
-                switch (factor.getAuthority()) {
-                    case FactorGrantedAuthority.PASSWORD_AUTHORITY -> amr.add("pwd");
-                    case FactorGrantedAuthority.OTT_AUTHORITY -> amr.add("otp");
-                    case FactorGrantedAuthority.WEBAUTHN_AUTHORITY -> amr.add("hwk");
-                    default -> { }
-                }
-            }
-        }
-        if (amr.size() > 1) {
-            amr.add("mfa");
-        }
-        return amr;
     }
 
     private static @Nullable String claimsParameter(Map<String, Object> extra) {

@@ -19,9 +19,9 @@ public class ExpiredAuthorizations {
         this.records = records;
     }
 
-    /** @return how many were deleted */
+    /** @return how many were deleted; those with a live refresh token stay */
     @Transactional
-    public int purgeExpiredBefore(Instant cutoff) {
-        return records.deleteExpiredBefore(cutoff);
+    public int purgeExpiredBefore(Instant cutoff, Instant now) {
+        return records.deleteExpiredBefore(cutoff, now);
     }
 }

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
-import org.springframework.security.oauth2.core.oidc.OidcScopes;
 import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
 import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
@@ -15,8 +14,10 @@ import com.example.identity.account.AccountPrincipal;
  * The claims of an {@code id_token} (specification §2.6) on top of what Spring Authorization Server's
  * {@code JwtGenerator} sets ({@code iss}, {@code aud}, {@code exp}, {@code iat}, {@code nonce}):
  * {@code sub} = {@code user:<id>}, {@code auth_time} (when the user logged in), {@code amr} (RFC 8176, how:
- * {@code ["pwd"]} for a password), {@code email} with scope {@code email}, {@code name} with scope
- * {@code profile}, and either of them also when the {@code claims} parameter asked for it in the id_token.
+ * {@code ["pwd"]} for a password; {@code ["pwd","otp","mfa"]} and so on with a second factor), {@code acr}
+ * {@code mfa} when a second factor was used, {@code email} and {@code email_verified} with scope
+ * {@code email}, {@code name} and {@code given_name} with scope {@code profile}, and each of those four also
+ * when the {@code claims} parameter asked for it in the id_token (UserInfoClaims#userClaims).
  */
 class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
 
@@ -36,15 +37,16 @@ class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
         if (authorization != null && authorization.getAttribute(DatabaseAuthorizationService.AMR) instanceof List<?> amr
                 && !amr.isEmpty()) {
             claims.claim("amr", amr);
+            if (amr.contains(AuthenticationRequestFilter.MFA)) {
+                // OIDC Core §2: the class of the login, as acr_values asks for it
+                claims.claim("acr", AuthenticationRequestFilter.MFA);
+            }
         }
         Set<?> requested = authorization != null
                 && authorization.getAttribute(DatabaseAuthorizationService.ID_TOKEN_CLAIMS) instanceof Set<?> names
                 ? names : Set.of();
-        if (context.getAuthorizedScopes().contains(OidcScopes.EMAIL) || requested.contains("email")) {
-            claims.claim("email", user.correo());
-        }
-        if (context.getAuthorizedScopes().contains(OidcScopes.PROFILE) || requested.contains("name")) {
-            claims.claim("name", user.primerNombre());
-        }
+        // the same user claims as the UserInfo answer
+        UserInfoClaims.userClaims(context.getAuthorizedScopes(), requested, user.correo(), user.primerNombre())
+                .forEach(claims::claim);
     }
 }

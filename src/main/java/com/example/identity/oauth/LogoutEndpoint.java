@@ -24,6 +24,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.client.ClientLogoutUris;
+import com.example.identity.web.PagePolicy;
 
 /**
  * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0, decisions §12.7): {@code GET} or
@@ -38,7 +39,10 @@ import com.example.identity.client.ClientLogoutUris;
  * registered address with {@code state}, else to the login page.</li>
  * <li>Without a valid hint, or with a hint of another user, a logged-in user is asked: a Spanish page whose
  * form posts to {@code /logout} with its CSRF token. A logout nobody can prove the relying party asked for
- * is never done silently.</li>
+ * is never done silently. When the request named a registered address (which then needs {@code client_id}
+ * or a hint to say whose), the form carries it, the client id and {@code state}, and
+ * {@link ConfirmedLogoutRedirect} sends the browser there after the session ended, having checked the
+ * registration again.</li>
  * </ul>
  * A cross-site {@code POST} does not carry the session cookie ({@code SameSite=Lax}): it is answered with a
  * 303 to the same request as a {@code GET}, a top-level navigation that does.
@@ -95,12 +99,18 @@ class LogoutEndpoint {
                 return refused(response, model,
                         "La dirección post_logout_redirect_uri no está registrada para esta aplicación.");
             }
-            back = state == null ? postLogout
-                    : postLogout + (postLogout.contains("?") ? "&" : "?") + "state="
-                            + URLEncoder.encode(state, StandardCharsets.UTF_8);
+            back = withState(postLogout, state);
         }
         if (user != null && (hint == null || !user.subject().equals(hint.getSubject()))) {
             model.addAttribute("hintForAnotherUser", hint != null);
+            if (back != null) {
+                // the confirmation carries where to go back, checked again when it is posted
+                // (ConfirmedLogoutRedirect): the form is never trusted
+                model.addAttribute("postLogoutRedirectUri", postLogout);
+                model.addAttribute("clientId", clientId);
+                model.addAttribute("state", state);
+                response.setHeader(PagePolicy.HEADER, PagePolicy.allowingFormsTo(postLogout));
+            }
             return "oauth/logout";
         }
         if (user != null) {
@@ -110,6 +120,12 @@ class LogoutEndpoint {
         return null;
     }
 
+    /** {@code uri} with {@code state} added to its query, or {@code uri} alone when there is no state. */
+    static String withState(String uri, @Nullable String state) {
+        return state == null ? uri
+                : uri + (uri.contains("?") ? "&" : "?") + "state=" + URLEncoder.encode(state, StandardCharsets.UTF_8);
+    }
+
     private static String refused(HttpServletResponse response, Model model, String message) {
         response.setStatus(HttpStatus.BAD_REQUEST.value());
         model.addAttribute("message", message);
@@ -117,7 +133,7 @@ class LogoutEndpoint {
     }
 
     /** A parameter sent once and not too long, else absent (a repeated one is not trusted). */
-    private static @Nullable String parameter(HttpServletRequest request, String name) {
+    static @Nullable String parameter(HttpServletRequest request, String name) {
         String[] values = request.getParameterValues(name);
         if (values == null || values.length != 1 || values[0].isEmpty() || values[0].length() > MAX_PARAMETER) {
             return null;

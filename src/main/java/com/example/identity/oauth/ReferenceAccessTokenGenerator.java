@@ -3,6 +3,7 @@ package com.example.identity.oauth;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
@@ -39,9 +40,11 @@ class ReferenceAccessTokenGenerator implements OAuth2TokenGenerator<OAuth2Access
         }
         Duration ttl = context.getRegisteredClient().getTokenSettings().getAccessTokenTimeToLive();
         Instant issuedAt = clock.instant();
-        var issued = tokens.issueForClient(user.id(), context.getRegisteredClient().getClientId(),
-                context.getAuthorizedScopes(), context.getAuthorization().getId(), ttl);
-        return new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, issued.value(), issuedAt, issuedAt.plus(ttl),
+        Set<String> userInfoClaims = context.getAuthorization().getAttribute(DatabaseAuthorizationService.USERINFO_CLAIMS);
+        String value = tokens.issueForClient(user.id(), context.getRegisteredClient().getClientId(),
+                context.getAuthorizedScopes(), context.getAuthorization().getId(),
+                userInfoClaims == null ? Set.of() : userInfoClaims, ttl);
+        return new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, value, issuedAt, issuedAt.plus(ttl),
                 context.getAuthorizedScopes());
     }
 }

@@ -14,10 +14,14 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
+
+import com.example.identity.client.DatabaseRegisteredClientRepository;
 
 /**
  * The first steps of {@code /oauth/token.php}, run as Spring Authorization Server's client
@@ -39,16 +43,45 @@ import org.springframework.web.util.UriUtils;
  */
 class TokenRequestConverter {
 
+    private final RegisteredClientRepository clients;
+
+    TokenRequestConverter(RegisteredClientRepository clients) {
+        this.clients = clients;
+    }
+
+    /** Whether {@code clientId} names a native (public) application; the lookup is the clients' cache. */
+    private boolean isPublicClient(String clientId) {
+        if (clientId == null || clientId.isEmpty() || clientId.length() > 100) {
+            return false;
+        }
+        RegisteredClient client = clients.findByClientId(clientId);
+        return client != null && DatabaseRegisteredClientRepository.isPublic(client);
+    }
+
     static final String AUTHORIZATION_CODE = "authorization_code";
+    static final String REFRESH_TOKEN = "refresh_token";
+    private static final Set<String> GRANT_TYPES = Set.of(AUTHORIZATION_CODE, REFRESH_TOKEN,
+            DeviceCodeRequests.GRANT_TYPE);
+    /** What every grant sends once at most, checked with the client (the grant's own parameters after it). */
+    private static final List<String> CLIENT_PARAMETERS = List.of(OAuth2ParameterNames.GRANT_TYPE,
+            OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET);
     private static final List<String> SINGLE_VALUED = List.of(OAuth2ParameterNames.GRANT_TYPE, OAuth2ParameterNames.CODE,
             OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET,
             "code_verifier");
 
     Authentication convert(HttpServletRequest request) {
+        if (!AuthorizationServerConfig.TOKEN.equals(request.getRequestURI())) {
+            return convertStandard(request);
+        }
         MultiValueMap<String, String> form = formParameters(request);
-        grantTypeCheck(form);
+        String grantType = grantTypeCheck(form);
         BasicCredentials basic = basicCredentials(request);
-        requiredParametersCheck(form, basic != null);
+        // a public (native) application sends its client_id and no secret (decisions §16); for any other
+        // client a missing secret stays the legacy "Faltan parámetros obligatorios", in the legacy order
+        String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+        boolean publicClient = basic == null && (formSecret == null || formSecret.isEmpty())
+                && isPublicClient(form.getFirst(OAuth2ParameterNames.CLIENT_ID));
+        requiredParametersCheck(form, basic != null || publicClient, grantType);
         singleAuthenticationCheck(form, basic != null);
 
         String clientId;
@@ -66,6 +99,11 @@ class TokenRequestConverter {
                 throw TokenError.INVALID_CLIENT_ID.exception();
             }
         }
+        else if (publicClient) {
+            clientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+            secret = null;
+            method = ClientAuthenticationMethod.NONE;
+        }
         else {
             clientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
             secret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
@@ -80,15 +118,22 @@ class TokenRequestConverter {
         return new OAuth2ClientAuthenticationToken(clientId, method, secret, parameters);
     }
 
-    /** {@code grant_type} must be {@code authorization_code}: else {@code grant_type inválido}. */
-    static void grantTypeCheck(MultiValueMap<String, String> form) {
+    /**
+     * {@code grant_type} must be {@code authorization_code}, {@code refresh_token} (decisions §12.5) or
+     * {@code urn:ietf:params:oauth:grant-type:device_code} (decisions §16): else
+     * {@code grant_type inválido}.
+     *
+     * @return the grant type
+     */
+    static String grantTypeCheck(MultiValueMap<String, String> form) {
         List<String> grantType = form.get(OAuth2ParameterNames.GRANT_TYPE);
         if (grantType != null && grantType.size() > 1) {
             throw TokenError.REPEATED_PARAMETER.exception();
         }
-        if (grantType == null || !AUTHORIZATION_CODE.equals(grantType.get(0))) {
+        if (grantType == null || !GRANT_TYPES.contains(grantType.get(0))) {
             throw TokenError.INVALID_GRANT_TYPE.exception();
         }
+        return grantType.get(0);
     }
 
     /**
@@ -96,22 +141,79 @@ class TokenRequestConverter {
      * the last two unless the client authenticates with HTTP Basic ({@code Faltan parámetros
      * obligatorios}). Then none may be sent twice ({@code Parámetro repetido}, the next row of the table).
      */
-    static void requiredParametersCheck(MultiValueMap<String, String> form, boolean basic) {
-        Set<String> required = basic ? Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI)
-                : Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID,
-                        OAuth2ParameterNames.CLIENT_SECRET);
+    static void requiredParametersCheck(MultiValueMap<String, String> form, boolean basic, String grantType) {
+        boolean code = AUTHORIZATION_CODE.equals(grantType);
+        Set<String> required = code
+                ? (basic ? Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI)
+                        : Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI,
+                                OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET))
+                // the other grants: the client checks come first as for a code (decisions §12.5); their own
+                // parameters are checked after them, with the RFCs' errors (RefreshTokenRequests)
+                : (basic ? Set.of() : Set.of(OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET));
         for (String name : required) {
             String value = form.getFirst(name);
             if (value == null || value.isEmpty()) {
                 throw TokenError.MISSING_PARAMETERS.exception();
             }
         }
-        for (String name : SINGLE_VALUED) {
+        for (String name : code ? SINGLE_VALUED : CLIENT_PARAMETERS) {
             List<String> values = form.get(name);
             if (values != null && values.size() > 1) {
                 throw TokenError.REPEATED_PARAMETER.exception();
             }
         }
+    }
+
+    /**
+     * The client's credentials at the endpoints added for standard clients ({@code /oauth/revoke.php},
+     * {@code /oauth/introspect.php}): HTTP Basic or the form's {@code client_id} and {@code client_secret},
+     * one way only (RFC 6749 §2.3), each once; refusals in the RFCs' shape ({@link StandardError}).
+     */
+    private Authentication convertStandard(HttpServletRequest request) {
+        MultiValueMap<String, String> form = formParameters(request);
+        for (String name : List.of(OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET)) {
+            List<String> values = form.get(name);
+            if (values != null && values.size() > 1) {
+                throw StandardError.invalidRequest("Parámetro repetido: " + name);
+            }
+        }
+        BasicCredentials basic = basicCredentials(request);
+        String formClientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+        String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+        String clientId;
+        String secret;
+        ClientAuthenticationMethod method;
+        if (basic != null) {
+            if (basic.malformed() || (formClientId != null && !formClientId.equals(basic.clientId()))) {
+                throw StandardError.invalidClient("Autenticación del cliente fallida");
+            }
+            if (formSecret != null && !formSecret.isEmpty()) {
+                throw StandardError.invalidRequest("El cliente se autentica de una sola forma");
+            }
+            clientId = basic.clientId();
+            secret = basic.secret();
+            method = ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
+        }
+        else if ((formSecret == null || formSecret.isEmpty())
+                && (AuthorizationServerConfig.REVOKE.equals(request.getRequestURI())
+                        || AuthorizationServerConfig.DEVICE.equals(request.getRequestURI()))
+                && isPublicClient(formClientId)) {
+            // a native or device application revokes its own tokens, and a device one starts the device flow,
+            // with its client_id alone (RFC 7009 §2.1, RFC 8628 §3.1, decisions §16); neither may introspect
+            // (RFC 7662 §2.1: the resource servers that do are confidential)
+            clientId = formClientId;
+            secret = null;
+            method = ClientAuthenticationMethod.NONE;
+        }
+        else {
+            if (formClientId == null || formClientId.isEmpty() || formSecret == null || formSecret.isEmpty()) {
+                throw StandardError.invalidClient("Faltan las credenciales del cliente");
+            }
+            clientId = formClientId;
+            secret = formSecret;
+            method = ClientAuthenticationMethod.CLIENT_SECRET_POST;
+        }
+        return new OAuth2ClientAuthenticationToken(clientId, method, secret, Map.of());
     }
 
     /**
@@ -126,7 +228,8 @@ class TokenRequestConverter {
         }
     }
 
-    private static MultiValueMap<String, String> formParameters(HttpServletRequest request) {
+    /** The request's parameters that came in the form body, not in the query string. */
+    static MultiValueMap<String, String> formParameters(HttpServletRequest request) {
         Set<String> inQuery = request.getQueryString() == null ? Set.of()
                 : UriComponentsBuilder.newInstance().query(request.getQueryString()).build().getQueryParams().keySet();
         MultiValueMap<String, String> form = new LinkedMultiValueMap<>();

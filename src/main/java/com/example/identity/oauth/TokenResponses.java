@@ -46,6 +46,9 @@ class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFail
         body.put("access_token", accessToken.getTokenValue());
         body.put("token_type", "Bearer");
         body.put("expires_in", accessToken.getExpiresAt().getEpochSecond() - accessToken.getIssuedAt().getEpochSecond());
+        if (result.getRefreshToken() != null) {
+            body.put("refresh_token", result.getRefreshToken().getTokenValue());
+        }
         Object idToken = result.getAdditionalParameters().get(OidcParameterNames.ID_TOKEN);
         if (idToken != null) {
             body.put("id_token", idToken);
@@ -61,6 +64,12 @@ class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFail
 
     void writeError(HttpServletRequest request, HttpServletResponse response, AuthenticationException exception)
             throws IOException {
+        StandardError standard = exception instanceof StandardError s ? s
+                : isStandardEndpoint(request) ? standard(exception) : null;
+        if (standard != null) {
+            writeStandardError(request, response, standard);
+            return;
+        }
         TokenError error = classify(exception);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", error.message());
@@ -76,6 +85,38 @@ class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFail
             // RFC 6749 §5.2: a 401 answers the authentication scheme the client used.
             response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"oauth\"");
         }
+        write(response, error.status(), body);
+    }
+
+    /** {@code /oauth/revoke.php}, {@code /oauth/introspect.php}, {@code /oauth/device.php}: every answer in the RFCs' shape. */
+    private static boolean isStandardEndpoint(HttpServletRequest request) {
+        String path = request.getRequestURI();
+        return AuthorizationServerConfig.REVOKE.equals(path) || AuthorizationServerConfig.INTROSPECT.equals(path)
+                || AuthorizationServerConfig.DEVICE.equals(path);
+    }
+
+    /** A client check of the legacy table, at an endpoint that speaks the RFCs (decisions §12). */
+    private static StandardError standard(AuthenticationException exception) {
+        TokenError error = classify(exception);
+        return switch (error) {
+            case INVALID_CLIENT_ID, WRONG_CLIENT_SECRET -> StandardError.invalidClient("Autenticación del cliente fallida");
+            case CLIENT_REVOKED -> StandardError.invalidClient("La aplicación está revocada");
+            case INTERNAL_ERROR, OIDC_KEY_MISSING -> StandardError.serverError(
+                    (exception instanceof TokenErrorException t && t.detail() != null ? t : TokenError.internal(exception))
+                            .detail());
+            default -> StandardError.invalidRequest(error.message());
+        };
+    }
+
+    /** RFC 6749 §5.2: {@code {"error": ..., "error_description": ...}}; a 401 answers the scheme the client used. */
+    private void writeStandardError(HttpServletRequest request, HttpServletResponse response, StandardError error)
+            throws IOException {
+        if (error.status() == HttpStatus.UNAUTHORIZED && sentBasicCredentials(request)) {
+            response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"oauth\"");
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", error.code());
+        body.put("error_description", error.description());
         write(response, error.status(), body);
     }
 

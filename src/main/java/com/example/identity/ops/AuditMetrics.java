@@ -13,7 +13,8 @@ import com.example.identity.audit.AuditEvent;
  * features), once their work has committed: {@code identity_logins_total{outcome}} (success, failure,
  * locked) and {@code identity_revocations_total{kind}} (api_token: one token revoked by its owner or an
  * admin; client: an application revoked with its tokens; code_reuse: a replayed code and the tokens issued
- * from it).
+ * from it; refresh_reuse: a replayed refresh token and its family; oauth_revocation: a token revoked by its
+ * application at /oauth/revoke.php).
  */
 @Component
 class AuditMetrics {
@@ -27,6 +28,8 @@ class AuditMetrics {
     private final Counter tokenRevoked;
     private final Counter clientRevoked;
     private final Counter codeReuse;
+    private final Counter refreshReuse;
+    private final Counter oauthRevocation;
 
     AuditMetrics(MeterRegistry registry) {
         loginSucceeded = login(registry, "success");
@@ -35,6 +38,8 @@ class AuditMetrics {
         tokenRevoked = revocation(registry, "api_token");
         clientRevoked = revocation(registry, "client");
         codeReuse = revocation(registry, "code_reuse");
+        refreshReuse = revocation(registry, "refresh_reuse");
+        oauthRevocation = revocation(registry, "oauth_revocation");
     }
 
     private static Counter login(MeterRegistry registry, String outcome) {
@@ -55,6 +60,8 @@ class AuditMetrics {
             case TOKEN_REVOKED -> tokenRevoked;
             case CLIENT_REVOKED -> clientRevoked;
             case CODE_REUSE_DETECTED -> codeReuse;
+            case REFRESH_REUSE_DETECTED -> refreshReuse;
+            case TOKEN_REVOKED_BY_CLIENT -> oauthRevocation;
             default -> null;
         };
         if (counter != null) {

@@ -42,6 +42,9 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
 
     private static final byte[] API_BODY = ("{\"ok\":false,\"error\":\"" + MESSAGE + "\"}").getBytes(StandardCharsets.UTF_8);
     private static final byte[] OAUTH_BODY = ("{\"error\":\"" + MESSAGE + "\"}").getBytes(StandardCharsets.UTF_8);
+    /** The endpoints added for standard clients speak RFC 6749 §5.2's shape (decisions §12). */
+    private static final byte[] STANDARD_BODY = ("{\"error\":\"temporarily_unavailable\",\"error_description\":\""
+            + MESSAGE + "\"}").getBytes(StandardCharsets.UTF_8);
     private static final byte[] PAGE = ("""
             <!DOCTYPE html>
             <html lang="es">
@@ -114,7 +117,7 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
 
     static boolean goesOnDuringOutage(String path) {
         return path.equals("/livez") || path.equals("/readyz") || path.startsWith("/css/") || path.startsWith("/js/")
-                || path.equals("/favicon.ico") || path.equals("/api/userinfo.php");
+                || path.equals("/favicon.ico") || path.equals("/api/userinfo.php") || path.equals("/oauth/userinfo.php");
     }
 
     private static boolean hasDataAccessCause(Throwable failure) {
@@ -138,6 +141,10 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
             response.setContentType(JsonContent.TYPE);
             body = API_BODY;
         }
+        else if (isStandardJson(path)) {
+            response.setContentType(JsonContent.TYPE);
+            body = STANDARD_BODY;
+        }
         else if (isOAuthJson(path)) {
             response.setContentType(JsonContent.TYPE);
             body = OAUTH_BODY;
@@ -149,6 +156,12 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
         }
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /** The endpoints of decisions §12 that answer standard clients in the RFCs' shape. */
+    static boolean isStandardJson(String path) {
+        return path.equals("/oauth/userinfo.php") || path.equals("/oauth/revoke.php")
+                || path.equals("/oauth/introspect.php");
     }
 
     /** The JSON endpoints under /oauth/ (the authorization endpoint is a browser page), as web/ErrorPages has them. */

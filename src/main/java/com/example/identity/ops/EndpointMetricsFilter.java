@@ -32,7 +32,7 @@ class EndpointMetricsFilter extends OncePerRequestFilter {
     static final String[] USERINFO_PATHS = { "/api/userinfo.php", "/oauth/userinfo.php" };
 
     /** grant_type values, bounded: the parameter is the client's to choose. */
-    static final String[] GRANT_TYPES = { "authorization_code", "other", "none" };
+    static final String[] GRANT_TYPES = { "authorization_code", "refresh_token", "other", "none" };
     static final String[] TOKEN_OUTCOMES = { "success", "invalid_request", "invalid_client", "method_not_allowed",
             "rate_limited", "unavailable", "error", "other" };
     static final String[] USERINFO_OUTCOMES = { "success", "missing_token", "invalid_token", "forbidden",
@@ -106,7 +106,7 @@ class EndpointMetricsFilter extends OncePerRequestFilter {
         catch (RuntimeException unreadable) {
             grant = "";
         }
-        return grant == null ? 2 : grant.equals(GRANT_TYPES[0]) ? 0 : 1;
+        return grant == null ? 3 : grant.equals(GRANT_TYPES[0]) ? 0 : grant.equals(GRANT_TYPES[1]) ? 1 : 2;
     }
 
     static int tokenOutcome(int status) {

@@ -50,6 +50,10 @@ public class ApiToken {
     @Column(name = "authorization_id", length = 100)
     private String authorizationId;
 
+    /** Known claims the authorization's {@code claims} parameter asked for at the UserInfo endpoint, space-separated. */
+    @Column(name = "userinfo_claims", length = 200)
+    private String userInfoClaims;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -66,7 +70,8 @@ public class ApiToken {
     }
 
     ApiToken(long userId, String name, String tokenDigest, String prefix, TokenKind kind, TokenScope personalScope,
-            String clientId, String scopes, String authorizationId, Instant createdAt, Instant expiresAt) {
+            String clientId, String scopes, String authorizationId, String userInfoClaims, Instant createdAt,
+            Instant expiresAt) {
         this.userId = userId;
         this.name = name;
         this.tokenDigest = tokenDigest;
@@ -76,6 +81,7 @@ public class ApiToken {
         this.clientId = clientId;
         this.scopes = scopes;
         this.authorizationId = authorizationId;
+        this.userInfoClaims = userInfoClaims;
         this.createdAt = createdAt;
         this.expiresAt = expiresAt;
     }

@@ -22,13 +22,15 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
      */
     @Query("""
             select new com.example.identity.token.ApiTokenRepository$Row(
-                t.id, t.kind, t.personalScope, t.clientId, t.scopes, t.authorizationId, t.expiresAt, t.revokedAt,
+                t.id, t.kind, t.personalScope, t.clientId, t.scopes, t.authorizationId, t.userInfoClaims, t.createdAt, t.expiresAt, t.revokedAt,
                 t.lastUsedAt, u.id, u.primerNombre, u.correo, u.rol, u.enabled, c.revokedAt)
             from ApiToken t join UserAccount u on u.id = t.userId
                 left join OAuthClient c on c.clientId = t.clientId
             where t.tokenDigest = :digest
             """)
     Optional<Row> findValidationRow(@Param("digest") String digest);
+
+    Optional<ApiToken> findByTokenDigest(String tokenDigest);
 
     List<ApiToken> findByUserIdOrderByCreatedAtDesc(long userId);
 
@@ -71,6 +73,14 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     int revokeByClient(@Param("clientId") String clientId, @Param("now") Instant now);
 
     @Modifying
+    @Query("""
+            update ApiToken t set t.revokedAt = :now
+            where t.clientId = :clientId and t.userId = :userId and t.revokedAt is null
+            """)
+    int revokeByClientAndUser(@Param("clientId") String clientId, @Param("userId") long userId,
+            @Param("now") Instant now);
+
+    @Modifying
     @Query("update ApiToken t set t.revokedAt = :now where t.userId = :userId and t.kind = :kind and t.revokedAt is null")
     int revokeKindByUser(@Param("userId") long userId, @Param("kind") TokenKind kind, @Param("now") Instant now);
 
@@ -87,7 +97,7 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
 
     /** {@code clientRevokedAt} is the revocation time of the client a token was issued to, if any. */
     record Row(long tokenId, TokenKind kind, TokenScope personalScope, String clientId, String scopes,
-            String authorizationId, Instant expiresAt, Instant revokedAt, Instant lastUsedAt, long userId,
+            String authorizationId, String userInfoClaims, Instant createdAt, Instant expiresAt, Instant revokedAt, Instant lastUsedAt, long userId,
             String primerNombre, String correo, Role rol, boolean enabled, Instant clientRevokedAt) {
     }
 }

@@ -1,5 +1,6 @@
 package com.example.identity.token;
 
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,12 +15,14 @@ import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.data.domain.Slice;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountChanged;
+import com.example.identity.account.ProfileChanged;
 import com.example.identity.account.RoleChanged;
 import com.example.identity.client.ClientRevoked;
 import com.example.identity.account.Caller;
@@ -67,15 +70,18 @@ public class ApiTokenService {
      * in size ({@value #MAX_UNKNOWN} digests, about 2 MB; W-TinyLFU keeps the repeated ones) and age
      * ({@link #UNKNOWN_TTL}). Correct across instances too: a digest gets here only when someone presented
      * it before the token existed, which means guessing 256 random bits; this instance forgets it at once
-     * when it mints that token ({@link #mint}), another instance within {@link #UNKNOWN_TTL}.
+     * when it mints that token ({@link #newValue}), another instance within {@link #UNKNOWN_TTL}.
      */
     private final LookupCache<String, Boolean> unknown = new LookupCache<>(MAX_UNKNOWN, UNKNOWN_TTL);
 
-    private record Cached(TokenOwner owner, Instant expiresAt, Instant lastUsedAt) {
+    private record Cached(TokenOwner owner, Instant issuedAt, Instant expiresAt, Instant lastUsedAt) {
     }
 
+    private final JdbcTemplate jdbc;
+
     ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events,
-            CacheInvalidation invalidation) {
+            CacheInvalidation invalidation, JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.tokens = tokens;
         this.clock = clock;
         this.events = events;
@@ -112,8 +118,10 @@ public class ApiTokenService {
      */
     @Transactional
     public IssuedToken createPersonal(long ownerId, String name, TokenScope scope) {
-        IssuedToken issued = mint(ownerId, Names.clean(name), TokenKind.PERSONAL, Objects.requireNonNull(scope), null,
-                null, null, null);
+        NewValue fresh = newValue();
+        ApiToken token = tokens.save(new ApiToken(ownerId, Names.clean(name), fresh.digest(), fresh.prefix(),
+                TokenKind.PERSONAL, Objects.requireNonNull(scope), null, null, null, null, clock.instant(), null));
+        IssuedToken issued = new IssuedToken(fresh.value(), token);
         events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_CREATED, describe(issued.token())));
         return issued;
     }
@@ -123,24 +131,46 @@ public class ApiTokenService {
     }
 
     /** An access token of the token endpoint: belongs to the client, carries its scopes, expires after {@code ttl}. */
-    @Transactional
-    public IssuedToken issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
+    public String issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
             Duration ttl) {
-        Instant now = clock.instant();
-        return mint(ownerId, "OAuth " + clientId, TokenKind.OAUTH, null, clientId, String.join(" ", scopes),
-                authorizationId, now.plus(ttl));
+        return issueForClient(ownerId, clientId, scopes, authorizationId, Set.of(), ttl);
     }
 
-    private IssuedToken mint(long ownerId, String name, TokenKind kind, TokenScope personalScope, String clientId,
-            String scopes, String authorizationId, Instant expiresAt) {
+    /**
+     * An access token of the token endpoint, with the known claims its authorization asked for at the
+     * UserInfo endpoint ({@code claims} parameter). Every code exchange, refresh and device grant mints one, so
+     * it is one plain INSERT (no entity, no generated id read back), in the caller's transaction: the code is
+     * spent and its token stored together, or neither.
+     */
+    public String issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
+            Set<String> userInfoClaims, Duration ttl) {
+        Instant now = clock.instant();
+        NewValue fresh = newValue();
+        jdbc.update("""
+                insert into api_tokens (user_id, name, token_digest, prefix, kind, client_id, scopes, authorization_id,
+                    userinfo_claims, created_at, expires_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", ownerId, "OAuth " + clientId, fresh.digest(), fresh.prefix(),
+                TokenKind.OAUTH.value(), clientId, String.join(" ", scopes), authorizationId,
+                userInfoClaims.isEmpty() ? null : String.join(" ", userInfoClaims), Timestamp.from(now),
+                Timestamp.from(now.plus(ttl)));
+        return fresh.value();
+    }
+
+    /** A new token: its value (shown once), the digest that is stored, and the prefix that is listed. */
+    private record NewValue(String value, String digest, String prefix) {
+        @Override
+        public String toString() {
+            return "NewValue[prefix=" + prefix + "]";
+        }
+    }
+
+    private NewValue newValue() {
         String value = Secrets.randomHex(32);
         String digest = Secrets.sha256Hex(value);
         // 256 random bits are never presented before they are shown, so this digest cannot be in the
         // negative cache; forgotten anyway, now and at commit, so that being unknown never outlives creation
         unknown.evict(digest);
-        ApiToken token = tokens.save(new ApiToken(ownerId, name, digest, value.substring(0, 8), kind, personalScope,
-                clientId, scopes, authorizationId, clock.instant(), expiresAt));
-        return new IssuedToken(value, token);
+        return new NewValue(value, digest, value.substring(0, 8));
     }
 
     /**
@@ -190,7 +220,8 @@ public class ApiTokenService {
                     .filter(r -> r.clientRevokedAt() == null)
                     .map(r -> new Cached(new TokenOwner(r.tokenId(), r.userId(), r.primerNombre(), r.correo(),
                             r.rol(), r.kind(), r.personalScope(), r.clientId(), scopes(r.scopes()),
-                            r.authorizationId()), r.expiresAt(), r.lastUsedAt()))
+                            r.authorizationId(), scopes(r.userInfoClaims())), r.createdAt(), r.expiresAt(),
+                            r.lastUsedAt()))
                     .orElse(null);
             if (cached == null) {
                 return TokenCheck.INVALID;
@@ -203,17 +234,18 @@ public class ApiTokenService {
             return TokenCheck.INVALID;
         }
         recordUse(cached, now);
-        return new TokenCheck(cached.owner(), true);
+        return new TokenCheck(cached.owner(), true, cached.issuedAt(), cached.expiresAt());
     }
 
     /**
      * The answer of {@link #check}: {@code owner} when the token is valid; {@code known} when it exists
      * at all (valid, or revoked, expired, of a disabled owner or of a revoked client).
      */
-    public record TokenCheck(@Nullable TokenOwner owner, boolean known) {
+    public record TokenCheck(@Nullable TokenOwner owner, boolean known, @Nullable Instant issuedAt,
+            @Nullable Instant expiresAt) {
 
-        static final TokenCheck UNKNOWN = new TokenCheck(null, false);
-        static final TokenCheck INVALID = new TokenCheck(null, true);
+        static final TokenCheck UNKNOWN = new TokenCheck(null, false, null, null);
+        static final TokenCheck INVALID = new TokenCheck(null, true, null, null);
 
         public boolean valid() {
             return owner != null;
@@ -247,6 +279,12 @@ public class ApiTokenService {
     /** An account disabled or changed role: its tokens must be looked up again. */
     @EventListener
     void onAccountChanged(AccountChanged event) {
+        evict("user=" + event.userId());
+    }
+
+    /** An account's name changed: its cached tokens carry the old one, on every instance. */
+    @EventListener
+    void onProfileChanged(ProfileChanged event) {
         evict("user=" + event.userId());
     }
 
@@ -290,6 +328,16 @@ public class ApiTokenService {
         }).orElse(false);
     }
 
+    /**
+     * The token with this value, in any state (revoked, expired): what an application may revoke at
+     * {@code /oauth/revoke.php} if it was issued to it. Empty for anything that is not a token of ours.
+     */
+    @Transactional(readOnly = true)
+    public Optional<ApiToken> findByValue(String presentedToken) {
+        return isWellFormed(presentedToken) ? tokens.findByTokenDigest(Secrets.sha256Hex(presentedToken))
+                : Optional.empty();
+    }
+
     /** Revokes one token; false when there is no such token or it was already revoked. */
     @Transactional
     public boolean revoke(long tokenId) {
@@ -298,6 +346,24 @@ public class ApiTokenService {
             boolean revoked = t.revoke(clock.instant());
             if (revoked) {
                 events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED, describe(t)));
+            }
+            return revoked;
+        }).orElse(false);
+    }
+
+    /**
+     * An application revokes a token issued to it ({@code /oauth/revoke.php}, RFC 7009): revoked, evicted on
+     * every instance at commit, and recorded with the application as the actor.
+     *
+     * @return false when it was already revoked
+     */
+    @Transactional
+    public boolean revokeForClient(long tokenId, String clientId) {
+        return tokens.findById(tokenId).filter(t -> clientId.equals(t.getClientId())).map(t -> {
+            evict("id=" + tokenId);
+            boolean revoked = t.revoke(clock.instant());
+            if (revoked) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_REVOKED_BY_CLIENT, describe(t), clientId));
             }
             return revoked;
         }).orElse(false);
@@ -318,6 +384,13 @@ public class ApiTokenService {
     @EventListener
     void onClientRevoked(ClientRevoked event) {
         revokeByClient(event.clientId());
+    }
+
+    /** Revokes every live token issued to one OAuth client for one user (the user withdrew their consent). */
+    @Transactional
+    public int revokeByClientAndUser(String clientId, long userId) {
+        evict("user=" + userId);
+        return tokens.revokeByClientAndUser(clientId, userId, clock.instant());
     }
 
     /** Revokes every live token issued to one OAuth client (the client was revoked). */

@@ -11,11 +11,12 @@ import com.example.identity.account.Role;
 /**
  * A valid token and the profile of its owner: what the bearer filter and {@code /api/userinfo.php} need.
  * {@code personalScope} is set for personal tokens only; {@code clientId} and {@code scopes} for tokens
- * issued to an OAuth client only.
+ * issued to an OAuth client only; {@code userInfoClaims} are the known claims that the authorization's
+ * {@code claims} parameter asked for at the UserInfo endpoint (empty for most tokens).
  */
 public record TokenOwner(long tokenId, long userId, String primerNombre, String correo, Role rol, TokenKind kind,
         @Nullable TokenScope personalScope, @Nullable String clientId, Set<String> scopes,
-        @Nullable String authorizationId) implements Serializable {
+        @Nullable String authorizationId, Set<String> userInfoClaims) implements Serializable {
 
     @Serial
     private static final long serialVersionUID = 1L;

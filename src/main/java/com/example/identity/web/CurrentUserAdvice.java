@@ -13,7 +13,8 @@ import com.example.identity.account.AccountPrincipal;
  * endpoints (token, client), {@code /api/userinfo.php} above all, have no model to fill.
  */
 @ControllerAdvice(basePackages = { "com.example.identity.web", "com.example.identity.login",
-        "com.example.identity.dashboard", "com.example.identity.audit" })
+        "com.example.identity.dashboard", "com.example.identity.audit", "com.example.identity.consent", "com.example.identity.device", "com.example.identity.recovery", "com.example.identity.mfa",
+        "com.example.identity.account" })
 class CurrentUserAdvice {
 
     @ModelAttribute("currentUser")

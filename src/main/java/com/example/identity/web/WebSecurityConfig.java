@@ -16,6 +16,14 @@ import com.example.identity.account.Role;
 import com.example.identity.login.LoginFailureHandler;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.mfa.SecondStep;
+import com.example.identity.mfa.RecentLogin;
+import com.example.identity.oauth.ConfirmedLogoutRedirect;
+import com.example.identity.passkey.PasskeyLogin;
+import com.example.identity.passkey.PasskeyRegistration;
+import com.example.identity.passkey.Passkeys;
+import org.springframework.security.config.ObjectPostProcessor;
+import org.springframework.security.web.webauthn.authentication.WebAuthnAuthenticationFilter;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordChangeGate;
@@ -32,11 +40,20 @@ class WebSecurityConfig {
     @Bean
     @Order(4)
     SecurityFilterChain webSecurityFilterChain(HttpSecurity http, LoginThrottle throttle,
-            ApplicationEventPublisher events, UserDetailsService users, PasswordEncoder passwordEncoder) throws Exception {
+            ApplicationEventPublisher events, UserDetailsService users, PasswordEncoder passwordEncoder,
+            SecondStep secondStep, RecentLogin recentLogin, Passkeys passkeys, OpenSessions sessions,
+            ConfirmedLogoutRedirect confirmedLogout) throws Exception {
+        PasskeyLogin passkeyLogin = new PasskeyLogin(users, events, throttle);
         http
             .authenticationManager(PasswordLogin.manager(users, passwordEncoder))
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
+                // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
+                .requestMatchers("/login/recuperar", "/login/restablecer").permitAll()
+                // the login's second step (mfa/SecondStepController): the session is not logged in until it ends
+                .requestMatchers("/login/segundo-paso", "/login/segundo-paso/alta").permitAll()
+                // the new address's confirmation link may be opened on any device (account/EmailChanges)
+                .requestMatchers("/cuenta/correo/confirmar").permitAll()
                 // RP-initiated logout (oauth/LogoutEndpoint): with or without a session
                 .requestMatchers("/oauth/logout.php").permitAll()
                 .requestMatchers("/dashboard/admin/**", "/dashboard/admin.php").hasAuthority(Role.ADMIN.authority().getAuthority())
@@ -48,12 +65,26 @@ class WebSecurityConfig {
                 .loginProcessingUrl("/login/")
                 .usernameParameter("username")
                 .passwordParameter("password")
-                .successHandler(new LoginSuccessHandler(throttle, events))
+                .successHandler(new LoginSuccessHandler(throttle, events, secondStep))
                 .failureHandler(new LoginFailureHandler(throttle, events))
                 .permitAll())
+            // passkeys (passkey/): Spring Security's WebAuthn endpoints (/webauthn/register/options,
+            // /webauthn/register, /webauthn/authenticate/options, /login/webauthn) with this service's pages
+            // and script; the relying party (the issuer, user verification required) is passkey/PasskeyConfig's
+            .webAuthn(webAuthn -> webAuthn
+                .disableDefaultRegistrationPage(true)
+                .withObjectPostProcessor(new ObjectPostProcessor<WebAuthnAuthenticationFilter>() {
+                    @Override
+                    public <O extends WebAuthnAuthenticationFilter> O postProcess(O filter) {
+                        filter.setAuthenticationSuccessHandler(passkeyLogin);
+                        filter.setAuthenticationFailureHandler(passkeyLogin);
+                        return filter;
+                    }
+                }))
+            // the login page, or the registered address a confirmed RP-initiated logout named (checked again)
             .logout(logout -> logout
                 .logoutUrl("/logout")
-                .logoutSuccessUrl("/login/?logout"))
+                .logoutSuccessHandler(confirmedLogout))
             .requestCache(cache -> cache.disable())
             // A relying party's cross-site POST of a logout request carries no CSRF token: the endpoint ends a
             // session only with an id_token_hint of that user, and otherwise shows a page whose form does
@@ -62,11 +93,13 @@ class WebSecurityConfig {
             // per-request registry check (ConcurrentSessionFilter) is needed to refuse it on any instance.
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
+            // before Spring's passkey registration filters (the WebAuthn configurer adds them next to the
+            // AuthorizationFilter later, at build time): a recent login first, the other sessions end after
+            .addFilterBefore(new PasskeyRegistration(recentLogin, passkeys, sessions), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
-                .contentSecurityPolicy(csp -> csp.policyDirectives(
-                        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                        + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"))
+                // a page whose form ends at an application's address widens form-action by it (PagePolicy)
+                .contentSecurityPolicy(csp -> csp.policyDirectives(PagePolicy.PAGES))
                 .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.NO_REFERRER)));
         return http.build();
     }

@@ -32,9 +32,10 @@ class LoginThrottleTest {
 
     static IdentityProperties properties(IdentityProperties.Login login) {
         return new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
-                new IdentityProperties.AccessToken(Duration.ofHours(1)), new IdentityProperties.SigningKey(null), null,
+                new IdentityProperties.AccessToken(Duration.ofHours(1)),
+                new IdentityProperties.RefreshToken(Duration.ofDays(30)), new IdentityProperties.SigningKey(null), null,
                 new IdentityProperties.BootstrapAdmin(null, null), login,
-                new IdentityProperties.RateLimit(true, 200, 600, 5000), java.util.List.of(),
+                new IdentityProperties.RateLimit(true, 200, 600, 5000, 10, 5), java.util.List.of(),
                 new IdentityProperties.OneTimePassword(Duration.ofDays(7)),
                 new IdentityProperties.Retention(Duration.ofDays(365), Duration.ofDays(30), Duration.ofDays(1)),
                 new IdentityProperties.PasswordHashing(0));

@@ -17,10 +17,11 @@ class RateLimitsTest {
     static IdentityProperties properties(boolean enabled, int failuresPerMinute, int unknownTokensPerMinute,
             int requestsPerSecond) {
         return new IdentityProperties("http://localhost:8080", new IdentityProperties.AuthorizationCode(Duration.ofMinutes(10)),
-                new IdentityProperties.AccessToken(Duration.ofHours(1)), new IdentityProperties.SigningKey(null), null,
+                new IdentityProperties.AccessToken(Duration.ofHours(1)),
+                new IdentityProperties.RefreshToken(Duration.ofDays(30)), new IdentityProperties.SigningKey(null), null,
                 new IdentityProperties.BootstrapAdmin(null, null),
                 LoginThrottleTest.shippedLogin(),
-                new IdentityProperties.RateLimit(enabled, failuresPerMinute, unknownTokensPerMinute, requestsPerSecond),
+                new IdentityProperties.RateLimit(enabled, failuresPerMinute, unknownTokensPerMinute, requestsPerSecond, 10, 5),
                 List.of(),
                 new IdentityProperties.OneTimePassword(Duration.ofDays(7)),
                 new IdentityProperties.Retention(Duration.ofDays(365), Duration.ofDays(30), Duration.ofDays(1)),
@@ -36,7 +37,7 @@ class RateLimitsTest {
     void shippedDefaultsAreTheDocumentedFigures() {
         IdentityProperties shipped = new Binder(new MapConfigurationPropertySource())
                 .bindOrCreate("identity", IdentityProperties.class);
-        assertThat(shipped.rateLimit()).isEqualTo(new IdentityProperties.RateLimit(true, 200, 600, 5000));
+        assertThat(shipped.rateLimit()).isEqualTo(new IdentityProperties.RateLimit(true, 200, 600, 5000, 10, 5));
         assertThat(shipped.trustedProxies()).as("nobody's X-Forwarded-For is believed").isEmpty();
     }
 

@@ -34,6 +34,13 @@ import com.example.identity.account.Role;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.Cluster;
 import com.example.identity.support.WebClient;
+import com.example.identity.support.MailFiles;
+import com.example.identity.mfa.SecondFactors;
+import com.example.identity.mfa.TotpCodes;
+import com.example.identity.IdentityProperties;
+import com.example.identity.passkey.PasskeyConfig;
+import com.example.identity.passkey.Passkeys;
+import com.example.identity.support.SoftwarePasskey;
 
 /**
  * Two instances on one database behave as one service (decisions §13). On PostgreSQL they share the
@@ -138,7 +145,7 @@ class TwoInstancesIT {
 
     static ClientService.NewCredentials newClient() {
         long owner = cluster.bean(0, AccountService.class).findByEmail("dev@example.com").orElseThrow().getId();
-        return cluster.bean(0, ClientService.class).register(owner, "Cluster", "https://cluster.example/cb");
+        return com.example.identity.support.FirstParty.register(cluster.bean(0, ClientService.class), owner, "Cluster", "https://cluster.example/cb");
     }
 
     static WebClient loggedInUser(int node) {
@@ -255,6 +262,78 @@ class TwoInstancesIT {
 
     private static int userinfo(int node, String token) {
         return new WebClient(cluster.port(node)).get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode();
+    }
+
+    /**
+     * Refreshes of one refresh token racing on both instances (decisions §12.4): exactly one wins, whichever
+     * instance serves it, and the losers' reuse revokes the family, the winner's new access token included,
+     * on both instances within a second. The consent page of offline_access is approved on the other
+     * instance than the one the authorization request came to.
+     */
+    @Test
+    void refreshesOfOneTokenRacingOnBothInstancesGiveExactlyOneSuccess() throws Exception {
+        needsPostgres();
+        var client = newClient();
+        var user = loggedInUser(0);
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("response_type", "code");
+        query.put("client_id", client.clientId());
+        query.put("redirect_uri", client.redirectUri());
+        query.put("scope", "openid offline_access");
+        query.put("state", "r");
+        String toConsent = WebClient.location(user.get("/oauth/authorize.php?" + WebClient.encode(query)));
+        assertThat(toConsent).contains("/oauth/consent?request=");
+        var atB = user.at(cluster.port(1));
+        var page = atB.get(toConsent.substring(toConsent.indexOf("/oauth/consent")));
+        var request = java.util.regex.Pattern.compile("name=\"request\" value=\"([^\"]+)\"").matcher(page.body());
+        assertThat(request.find()).isTrue();
+        var approved = atB.postForm("/oauth/consent", Map.of("request", request.group(1).replace("&amp;", "&"),
+                "decision", "allow", "_csrf", WebClient.csrfOf(page.body())));
+        var back = user.get(WebClient.location(approved));
+        String code = UriComponentsBuilder.fromUriString(WebClient.location(back)).build().getQueryParams().getFirst("code");
+        var tokens = JSON.readTree(atB.postForm("/oauth/token.php", OAuthForms.codeExchange(client, code)).body());
+        String refreshToken = tokens.get("refresh_token").asString();
+
+        int parallel = 16;
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(parallel);
+        var start = new java.util.concurrent.CountDownLatch(1);
+        var results = new java.util.ArrayList<java.util.concurrent.Future<java.net.http.HttpResponse<String>>>();
+        try {
+            for (int i = 0; i < parallel; i++) {
+                int node = i % 2;
+                results.add(pool.submit(() -> {
+                    start.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    return new WebClient(cluster.port(node)).postForm("/oauth/token.php", Map.of("grant_type",
+                            "refresh_token", "refresh_token", refreshToken, "client_id", client.clientId(),
+                            "client_secret", client.clientSecret()));
+                }));
+            }
+            start.countDown();
+            String winner = null;
+            int refused = 0;
+            for (var result : results) {
+                var response = result.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                if (response.statusCode() == 200) {
+                    assertThat(winner).as("a second success").isNull();
+                    winner = JSON.readTree(response.body()).get("access_token").asString();
+                }
+                else {
+                    assertThat(response.statusCode()).isEqualTo(400);
+                    assertThat(JSON.readTree(response.body()).get("error").asString()).isEqualTo("invalid_grant");
+                    refused++;
+                }
+            }
+            assertThat(winner).as("exactly one success").isNotNull();
+            assertThat(refused).isEqualTo(parallel - 1);
+            String won = winner;
+            for (int node = 0; node < 2; node++) {
+                int n = node;
+                assertThat(within(() -> userinfo(n, won) == 401)).isLessThan(Duration.ofSeconds(1));
+            }
+        }
+        finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -467,5 +546,145 @@ class TwoInstancesIT {
         String page = atA.at(cluster.port(1)).get(WebClient.location(refused)).body();
         assertThat(page).as("the refused form's error and values (a flash attribute) at the other instance")
                 .contains("id=\"client-redirect-error\"").contains("value=\"http://flash.example/cb\"");
+    }
+
+    // ---- accounts: recovery, second factor, device flow ------------------------------------------
+
+    @Test
+    void aRecoveryLinkMailedByOneInstanceWorksOnTheOther() throws Exception {
+        String email = newDeveloper("node-password-old");
+        var atA = new WebClient(cluster.port(0));
+        var asked = atA.postForm("/login/recuperar", Map.of("correo", email, "_csrf", atA.csrfFrom("/login/recuperar")),
+                "X-Forwarded-For", "192.0.2." + (1 + (int) (Math.random() * 250)));
+        assertThat(asked.statusCode()).isEqualTo(200);
+        String token = MailFiles.link(MailFiles.newest(email, "Restablece tu contraseña"),
+                java.util.regex.Pattern.compile("/login/restablecer\\?token=([A-Za-z0-9_-]{43})"));
+        var atB = new WebClient(cluster.port(1));
+        var form = atB.get("/login/restablecer?token=" + token);
+        assertThat(form.statusCode()).isEqualTo(200);
+        var done = atB.postForm("/login/restablecer", Map.of("token", token, "nueva", "node-password-new",
+                "repetida", "node-password-new", "_csrf", WebClient.csrfOf(form.body())));
+        assertThat(done.statusCode()).isEqualTo(200);
+        assertThat(WebClient.location(new WebClient(cluster.port(0)).login(email, "node-password-new")))
+                .isEqualTo("/dashboard/developer.php");
+        assertThat(new WebClient(cluster.port(0)).get("/login/restablecer?token=" + token).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void theSecondStepBegunOnOneInstanceEndsOnTheOtherAndACodeIsAcceptedOnce() {
+        String email = newDeveloper("node-password-mfa");
+        long id = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        var factors = cluster.bean(0, SecondFactors.class);
+        String secret = factors.newSecret();
+        assertThat(factors.enable(id, secret, TotpCodes.now(secret, 0))).hasSize(10);
+
+        var atA = new WebClient(cluster.port(0));
+        assertThat(WebClient.location(atA.login(email, "node-password-mfa"))).isEqualTo("/login/segundo-paso");
+        var atB = atA.at(cluster.port(1));
+        String code = TotpCodes.now(secret, 1);
+        var ok = atB.postForm("/login/segundo-paso", Map.of("codigo", code, "_csrf", atB.csrfFrom("/login/segundo-paso")));
+        assertThat(WebClient.location(ok)).isEqualTo("/dashboard/developer.php");
+        assertThat(atA.get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+        // the same code in another login, at the other instance: refused
+        var replay = new WebClient(cluster.port(0));
+        replay.login(email, "node-password-mfa");
+        assertThat(replay.postForm("/login/segundo-paso", Map.of("codigo", code,
+                "_csrf", replay.csrfFrom("/login/segundo-paso"))).statusCode()).isEqualTo(400);
+    }
+
+    private static java.net.http.HttpResponse<String> postJson(WebClient web, String path, String json, String csrf) {
+        return web.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(web.base() + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("X-CSRF-TOKEN", csrf)
+                .POST(json == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(json))
+                .build());
+    }
+
+    /**
+     * A passkey's two ceremonies, each split between the instances as a load balancer may (decisions §13, §17):
+     * the registration's challenge handed out by A is checked by B, the login's handed out by B is checked by A
+     * (both kept in the session, a row of the shared database, as the credential is), and the session logged in
+     * carries an authorization request on either. The browser and the device are webauthn4j's emulators
+     * ({@link SoftwarePasskey}), posting what the page's script posts; their origin is the issuer's, the one
+     * public address in front of both instances, which is the relying party's allowed origin on each (a page at
+     * an instance's own address is refused).
+     */
+    @Test
+    void aPasskeyRegisteredThroughBothInstancesLogsInThroughBoth() throws Exception {
+        String origin = PasskeyConfig.origin(cluster.bean(0, IdentityProperties.class));
+        assertThat(PasskeyConfig.origin(cluster.bean(1, IdentityProperties.class))).isEqualTo(origin);
+        var device = new SoftwarePasskey(origin);
+        String email = "llave-" + UUID.randomUUID() + "@example.com";
+        cluster.bean(0, AccountService.class).create("Llave", email, "node-password-key", Role.USER);
+
+        // registration: a fresh password login at A (a recent login), the options from A, the new passkey to B
+        var atA = new WebClient(cluster.port(0));
+        assertThat(atA.login(email, "node-password-key").statusCode()).isEqualTo(302);
+        String csrf = atA.csrfFrom("/cuenta/seguridad");
+        var creation = postJson(atA, "/webauthn/register/options", null, csrf);
+        assertThat(creation.statusCode()).as(creation.body()).isEqualTo(200);
+        var atB = atA.at(cluster.port(1));
+        var registered = postJson(atB, "/webauthn/register", device.register(creation.body(), "Llave del clúster"), csrf);
+        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
+        assertThat(registered.body()).contains("\"success\":true");
+        assertThat(cluster.bean(0, Passkeys.class).of(email)).extracting(Passkeys.Passkey::label)
+                .containsExactly("Llave del clúster");
+        assertThat(atA.get("/cuenta/seguridad").body()).contains("Llave del clúster");
+
+        // the origin is checked: the same passkey used from a page at an instance's own address is refused
+        var elsewhere = new WebClient(cluster.port(1));
+        String elsewhereCsrf = elsewhere.csrfFrom("/login/");
+        String otherOrigin = elsewhere.base();
+        assertThat(otherOrigin).isNotEqualTo(origin);
+        var refused = postJson(elsewhere, "/login/webauthn", device.from(otherOrigin).authenticate(
+                postJson(elsewhere, "/webauthn/authenticate/options", null, elsewhereCsrf).body()), elsewhereCsrf);
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(refused.body()).isEqualTo("{\"authenticated\":false}");
+
+        // login in another browser: the login page and the options from B, the signed answer to A
+        var visitorAtB = new WebClient(cluster.port(1));
+        String loginCsrf = visitorAtB.csrfFrom("/login/");
+        var request = postJson(visitorAtB, "/webauthn/authenticate/options", null, loginCsrf);
+        assertThat(request.statusCode()).as(request.body()).isEqualTo(200);
+        var visitorAtA = visitorAtB.at(cluster.port(0));
+        var loggedIn = postJson(visitorAtA, "/login/webauthn", device.authenticate(request.body()), loginCsrf);
+        assertThat(loggedIn.statusCode()).as(loggedIn.body()).isEqualTo(200);
+        assertThat(loggedIn.body()).isEqualTo("{\"authenticated\":true,\"redirectUrl\":\"/\"}");
+        for (var web : List.of(visitorAtA, visitorAtB)) {
+            var account = web.get("/cuenta/");
+            assertThat(account.statusCode()).isEqualTo(200);
+            assertThat(account.body()).contains(email);
+        }
+
+        // an application's authorization request carried by that session at B: the passkey's factors in the id_token
+        String idToken = idTokenFrom(1, newClient(), visitorAtA);
+        assertThat(SignedJWT.parse(idToken).getJWTClaimsSet().getStringListClaim("amr")).containsExactly("hwk", "mfa");
+    }
+
+    @Test
+    void aConsoleStartsOnOneInstanceIsApprovedOnTheOtherAndPollsOnEither() {
+        long owner = cluster.bean(0, AccountService.class).findByEmail("dev@example.com").orElseThrow().getId();
+        var console = cluster.bean(0, ClientService.class).register(owner, "Consola", null, List.of(),
+                com.example.identity.client.ClientType.DEVICE);
+        var started = JSON.readTree(new WebClient(cluster.port(0)).postForm("/oauth/device.php",
+                Map.of("client_id", console.clientId(), "scope", "openid")).body());
+        String deviceCode = started.get("device_code").asString();
+        Map<String, String> poll = Map.of("grant_type", "urn:ietf:params:oauth:grant-type:device_code",
+                "device_code", deviceCode, "client_id", console.clientId());
+        assertThat(new WebClient(cluster.port(0)).postForm("/oauth/token.php", poll).body()).contains("authorization_pending");
+        // the console's next poll goes to the other instance at once: too fast there too
+        assertThat(new WebClient(cluster.port(1)).postForm("/oauth/token.php", poll).body()).contains("slow_down");
+
+        String player = newDeveloper("node-password-player");
+        var atB = new WebClient(cluster.port(1));
+        atB.login(player, "node-password-player");
+        var approved = atB.postForm("/activar", Map.of("user_code", started.get("user_code").asString(),
+                "decision", "allow", "_csrf", atB.csrfFrom("/activar")));
+        assertThat(approved.body()).contains("id=\"activate-done\"");
+        var tokens = new WebClient(cluster.port(0)).postForm("/oauth/token.php", poll);
+        assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+        assertThat(new WebClient(cluster.port(1)).postForm("/oauth/token.php", poll).body()).contains("invalid_grant");
     }
 }

@@ -164,7 +164,7 @@ class AdminIT {
         var user = accounts.create("Demo", email, "demoted-password-1", Role.DEVELOPER_API);
         String personal = tokens.createPersonal(user.getId(), "game build").value();
         String issued = tokens.issueForClient(user.getId(), "demo-app", java.util.Set.of("openid"), "auth-" + UUID.randomUUID(),
-                java.time.Duration.ofHours(1)).value();
+                java.time.Duration.ofHours(1));
         assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + personal).statusCode())
                 .isEqualTo(200);
 
@@ -241,6 +241,40 @@ class AdminIT {
                 java.sql.Timestamp.class, email).toInstant();
         assertThat(expiresAt).isBetween(java.time.Instant.now().plus(java.time.Duration.ofDays(7)).minusSeconds(120),
                 java.time.Instant.now().plus(java.time.Duration.ofDays(7)));
+    }
+
+    @Autowired
+    com.example.identity.client.ClientService clients;
+
+    @Test
+    void theApplicationsTableShowsEachTypeAndItsLogoutAddresses() {
+        long owner = accounts.create("Dueña", "own-" + UUID.randomUUID() + "@example.com", "owner-password-1",
+                Role.DEVELOPER_API).getId();
+        var site = clients.register(owner, "Sitio tipo", "https://tipo.example/cb",
+                java.util.List.of("https://tipo.example/fuera"), com.example.identity.client.ClientType.WEB);
+        var launcher = clients.register(owner, "Lanzador tipo", "http://127.0.0.1/cb", java.util.List.of(),
+                com.example.identity.client.ClientType.NATIVE);
+        var console = clients.register(owner, "Consola tipo", null, java.util.List.of(),
+                com.example.identity.client.ClientType.DEVICE);
+        var web = admin();
+
+        String page = web.get("/dashboard/admin.php?q=" + "tipo").body();
+        assertThat(page).contains("<th>Tipo</th><th>redirect_uri</th><th>post_logout_redirect_uri</th>");
+        assertThat(rowOf(page, site.clientId())).contains("<td class=\"client-type\">web</td>")
+                .contains("<td class=\"client-logout-uris\"><code>https://tipo.example/fuera</code></td>");
+        assertThat(rowOf(page, launcher.clientId())).contains("<td class=\"client-type\">nativa</td>")
+                .contains("<td><code>http://127.0.0.1/cb</code></td>")
+                .contains("<td class=\"client-logout-uris\">—</td>");
+        assertThat(rowOf(page, console.clientId())).contains("<td class=\"client-type\">dispositivo</td>")
+                .contains("<td><code>—</code></td>");
+    }
+
+    /** The admin page's applications table row of {@code clientId}, as HTML. */
+    private static String rowOf(String page, String clientId) {
+        int table = page.indexOf("id=\"all-clients-table\"");
+        int start = page.indexOf("<tr data-client-id=\"" + clientId + "\">", table);
+        assertThat(start).as("row of " + clientId).isGreaterThan(table);
+        return page.substring(start, page.indexOf("</tr>", start));
     }
 
     @Test

@@ -25,18 +25,10 @@ import com.example.identity.support.WebClient;
  */
 class DashboardBrowserIT extends BrowserTest {
 
-
     void login(String email, String password) {
-        browser.get(base() + "/login/");
-        browser.findElement(By.id("username")).sendKeys(email);
-        browser.findElement(By.id("password")).sendKeys(password);
-        browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+        logIn(email, password);
         new WebDriverWait(browser, Duration.ofSeconds(10))
                 .until(driver -> !driver.getCurrentUrl().contains("/login/"));
-    }
-
-    void acceptConfirmation() {
-        new WebDriverWait(browser, Duration.ofSeconds(5)).until(ExpectedConditions.alertIsPresent()).accept();
     }
 
     @Test
@@ -47,7 +39,7 @@ class DashboardBrowserIT extends BrowserTest {
 
         // a token, shown once, that works at /api/userinfo.php
         browser.findElement(By.id("token-name")).sendKeys("Juego de prueba");
-        browser.findElement(By.cssSelector("#token-form button[type=submit]")).click();
+        Chromium.submit(browser, By.cssSelector("#token-form button[type=submit]"));
         String token = browser.findElement(By.id("new-token")).getText();
         assertThat(token).matches("[0-9a-f]{64}");
         Chromium.screenshot(browser, "dashboard-new-token");
@@ -62,7 +54,7 @@ class DashboardBrowserIT extends BrowserTest {
         // a bad redirect URI is explained beside its field
         browser.findElement(By.id("client-name")).sendKeys("Sitio malo");
         browser.findElement(By.id("client-redirect")).sendKeys("http://evil.example/cb");
-        browser.findElement(By.cssSelector("#client-form button[type=submit]")).click();
+        Chromium.submit(browser, By.cssSelector("#client-form button[type=submit]"));
         assertThat(browser.findElement(By.id("client-redirect-error")).getText()).contains("https");
         Chromium.screenshot(browser, "dashboard-client-error");
 
@@ -72,13 +64,23 @@ class DashboardBrowserIT extends BrowserTest {
         browser.findElement(By.id("client-name")).sendKeys("Mi sitio web");
         browser.findElement(By.id("client-redirect")).clear();
         browser.findElement(By.id("client-redirect")).sendKeys(redirectUri);
-        browser.findElement(By.cssSelector("#client-form button[type=submit]")).click();
+        Chromium.submit(browser, By.cssSelector("#client-form button[type=submit]"));
         String clientId = browser.findElement(By.id("client-id")).getText();
         String secret = browser.findElement(By.id("client-secret")).getText();
         assertThat(secret).matches("[0-9a-f]{64}");
         assertThat(browser.findElement(By.id("discovery-url")).getText())
                 .endsWith("/.well-known/openid-configuration");
         assertThat(browser.findElement(By.id("spring-config")).getText()).contains("client-id: " + clientId);
+        // the discovery-based help for Node (openid-client) and Python (Authlib) names this application too,
+        // with the issuer of the discovery URL above
+        String issuer = browser.findElement(By.id("discovery-url")).getText().replace("/.well-known/openid-configuration", "");
+        assertThat(browser.findElement(By.id("node-config")).getText())
+                .contains("client.discovery(new URL('" + issuer + "'), '" + clientId + "'")
+                .contains("redirect_uri: '" + redirectUri + "'");
+        assertThat(browser.findElement(By.id("python-config")).getText())
+                .contains("client_id='" + clientId + "'")
+                .contains("server_metadata_url='" + issuer + "/.well-known/openid-configuration'")
+                .contains("authorize_redirect('" + redirectUri + "')");
         Chromium.screenshot(browser, "dashboard-new-client");
 
         // a code flow with it, in the same browser session
@@ -90,10 +92,15 @@ class DashboardBrowserIT extends BrowserTest {
         assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + accessToken).statusCode())
                 .isEqualTo(200);
 
+        // the consent given above is listed on the account page
+        browser.get(base() + "/cuenta/aplicaciones");
+        assertThat(browser.findElement(By.cssSelector("#consents-table tr[data-client-id='" + clientId + "']")).getText())
+                .contains("Mi sitio web").contains("Tu dirección de correo electrónico");
+        Chromium.screenshot(browser, "cuenta-aplicaciones");
+
         // rotate: the old secret is refused, the new one works
         browser.get(base() + "/dashboard/developer.php");
-        browser.findElement(By.cssSelector("tr[data-client-id='" + clientId + "'] .rotate-form button")).click();
-        acceptConfirmation();
+        Chromium.submitConfirming(browser, By.cssSelector("tr[data-client-id='" + clientId + "'] .rotate-form button"));
         String newSecret = browser.findElement(By.id("client-secret")).getText();
         assertThat(newSecret).matches("[0-9a-f]{64}").isNotEqualTo(secret);
         Chromium.screenshot(browser, "dashboard-rotated");
@@ -108,8 +115,7 @@ class DashboardBrowserIT extends BrowserTest {
         // revoke: client_revoked
         String lastCode = authorize(clientId, redirectUri);
         browser.get(base() + "/dashboard/developer.php");
-        browser.findElement(By.cssSelector("tr[data-client-id='" + clientId + "'] .revoke-form button")).click();
-        acceptConfirmation();
+        Chromium.submitConfirming(browser, By.cssSelector("tr[data-client-id='" + clientId + "'] .revoke-form button"));
         assertThat(browser.findElement(By.cssSelector("tr[data-client-id='" + clientId + "']")).getText()).contains("Revocada");
         Chromium.screenshot(browser, "dashboard-revoked");
         var refused = new WebClient(port).postForm("/oauth/token.php", OAuthForms.codeExchange(lastCode, redirectUri, clientId, newSecret));
@@ -118,6 +124,145 @@ class DashboardBrowserIT extends BrowserTest {
         // and the access token it issued before dies with it
         ApiAssertions.assertApiError(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + accessToken),
                 401, "Token inválido o revocado");
+    }
+
+    @Test
+    void aDeveloperRegistersAGameLauncherAsANativeApplication() {
+        login("dev@example.com", "dev-demo-password");
+        browser.get(base() + "/dashboard/developer.php");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("client-type"))).selectByValue("nativa");
+        browser.findElement(By.id("client-name")).sendKeys("Lanzador del juego");
+        browser.findElement(By.id("client-redirect")).sendKeys("http://127.0.0.1/callback");
+        Chromium.submit(browser, By.cssSelector("#client-form button[type=submit]"));
+
+        String clientId = browser.findElement(By.id("client-id")).getText();
+        assertThat(clientId).isNotBlank();
+        assertThat(browser.findElements(By.id("client-secret"))).as("a native application has no secret").isEmpty();
+        assertThat(browser.findElement(By.id("native-example")).getText())
+                .contains("client_id=" + clientId).contains("code_challenge_method=S256")
+                .contains("-d client_id=" + clientId + " -d code_verifier=VERIFIER");
+        Chromium.screenshot(browser, "dashboard-native-client");
+    }
+
+    /** Registers an application of {@code type} in the dashboard; its client id, read from the box shown once. */
+    String register(String type, String name, String redirectUri) {
+        browser.get(base() + "/dashboard/developer.php");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("client-type"))).selectByValue(type);
+        browser.findElement(By.id("client-name")).sendKeys(name);
+        if (redirectUri != null) {
+            browser.findElement(By.id("client-redirect")).sendKeys(redirectUri);
+        }
+        Chromium.submit(browser, By.cssSelector("#client-form button[type=submit]"));
+        return Chromium.find(browser, By.id("client-id")).getText();
+    }
+
+    @Test
+    void eachNativeAndDeviceApplicationKeepsItsOwnHelpAfterAReload() {
+        login("dev@example.com", "dev-demo-password");
+        String launcher = register("nativa", "Lanzador duradero", "http://127.0.0.1/vuelta");
+        String console = register("dispositivo", "Consola duradera", null);
+        String web = register("web", "Web duradera", base() + "/vuelta-web-" + System.nanoTime());
+
+        // a reload: the boxes shown once are gone, each application's own help stays
+        browser.get(base() + "/dashboard/developer.php");
+        assertThat(browser.findElements(By.id("new-client-box"))).isEmpty();
+
+        // the launcher's row: no "Rotar secreto" (it has no secret); its "Cómo conectar" opens its help
+        By launcherRow = By.cssSelector("tr[data-client-id='" + launcher + "']");
+        assertThat(browser.findElement(launcherRow).findElements(By.cssSelector(".rotate-form"))).isEmpty();
+        browser.findElement(launcherRow).findElement(By.cssSelector(".connect-link")).click();
+        var launcherHelp = browser.findElement(By.id("app-help-" + launcher));
+        new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> launcherHelp.getAttribute("open") != null);
+        assertThat(launcherHelp.getAttribute("data-client-type")).isEqualTo("nativa");
+        assertThat(launcherHelp.findElement(By.tagName("summary")).getText())
+                .isEqualTo("Cómo conectar «Lanzador duradero» (lanzador o aplicación nativa)");
+        assertThat(launcherHelp.findElement(By.cssSelector(".native-example")).getText())
+                .contains("client_id=" + launcher + "&redirect_uri=http://127.0.0.1/vuelta&scope=openid%20profile")
+                .contains("code_challenge_method=S256")
+                .contains("(en un puerto libre: http://127.0.0.1:PUERTO/vuelta)")
+                .contains("-d client_id=" + launcher + " -d code_verifier=VERIFIER")
+                .doesNotContain("client_secret");
+        assertThat(launcherHelp.findElement(By.cssSelector("button[data-copy]")).getAttribute("data-copy"))
+                .isEqualTo("#app-example-" + launcher);
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()", launcherHelp);
+        Chromium.screenshot(browser, "dashboard-native-help");
+
+        // the console's: the polling loop with its client id
+        By consoleRow = By.cssSelector("tr[data-client-id='" + console + "']");
+        assertThat(browser.findElement(consoleRow).findElements(By.cssSelector(".rotate-form"))).isEmpty();
+        browser.findElement(consoleRow).findElement(By.cssSelector(".connect-link")).click();
+        var consoleHelp = browser.findElement(By.id("app-help-" + console));
+        new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> consoleHelp.getAttribute("open") != null);
+        assertThat(consoleHelp.getAttribute("data-client-type")).isEqualTo("dispositivo");
+        assertThat(consoleHelp.findElement(By.cssSelector(".device-example")).getText())
+                .contains("/oauth/device.php -d client_id=" + console + " -d scope=")
+                .contains("-d device_code=\"$DEVICE_CODE\" -d client_id=" + console + ")")
+                .contains("*slow_down*) interval=$((interval + 5)) ;;");
+        assertThat(consoleHelp.findElement(By.cssSelector("button[data-copy]")).getAttribute("data-copy"))
+                .isEqualTo("#app-example-" + console);
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()", consoleHelp);
+        Chromium.screenshot(browser, "dashboard-device-help");
+
+        // the web site's help names a web application, never one without a secret; only it may rotate
+        String springConfig = browser.findElement(By.id("spring-config")).getAttribute("textContent");
+        assertThat(springConfig).doesNotContain(launcher).doesNotContain(console);
+        assertThat(browser.findElements(By.cssSelector("tr[data-client-id='" + web + "'] .rotate-form"))).hasSize(1);
+        assertThat(browser.findElement(By.cssSelector("tr[data-client-id='" + web + "'] .connect-link"))
+                .getAttribute("href")).endsWith("#integration");
+        assertThat(browser.findElements(By.id("app-help-" + web))).isEmpty();
+    }
+
+    @Test
+    void aUserWithdrawsAConsentAtTheAccountPage() {
+        login("dev@example.com", "dev-demo-password");
+        // a third-party application, consented to in this browser, with a live token
+        browser.get(base() + "/dashboard/developer.php");
+        browser.findElement(By.id("client-name")).sendKeys("Juego de terceros");
+        String redirectUri = base() + "/vuelta-" + System.nanoTime();
+        browser.findElement(By.id("client-redirect")).sendKeys(redirectUri);
+        Chromium.submit(browser, By.cssSelector("#client-form button[type=submit]"));
+        String clientId = browser.findElement(By.id("client-id")).getText();
+        String secret = browser.findElement(By.id("client-secret")).getText();
+        var tokens = new WebClient(port).postForm("/oauth/token.php",
+                OAuthForms.codeExchange(authorize(clientId, redirectUri), redirectUri, clientId, secret));
+        String accessToken = ApiAssertions.json(tokens).get("access_token").asString();
+
+        browser.get(base() + "/cuenta/aplicaciones");
+        Chromium.submit(browser, By.cssSelector("tr[data-client-id='" + clientId + "'] .withdraw-form button"));
+
+        assertThat(browser.findElement(By.id("consent-withdrawn")).getText()).isEqualTo("Permiso retirado.");
+        assertThat(browser.findElements(By.cssSelector("tr[data-client-id='" + clientId + "']"))).isEmpty();
+        Chromium.screenshot(browser, "cuenta-aplicaciones-retirada");
+        assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + accessToken).statusCode())
+                .isEqualTo(401);
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    com.example.identity.client.ClientService clients;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    com.example.identity.account.AccountService accounts;
+
+    @Test
+    void aLogoutConfirmedOnThePageGoesBackToTheApplicationOnAnotherOrigin() {
+        // the application's logout address is on another origin than the service (127.0.0.1, not localhost)
+        String bye = "http://127.0.0.1:" + port + "/";
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var app = clients.register(owner, "Sitio con salida", "https://salida.example/cb", java.util.List.of(bye));
+        login("dev@example.com", "dev-demo-password");
+
+        browser.get(base() + "/oauth/logout.php?client_id=" + app.clientId() + "&post_logout_redirect_uri="
+                + URLEncoder.encode(bye, StandardCharsets.UTF_8) + "&state=vuelta-1");
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("¿Cerrar la sesión?");
+        assertThat(browser.findElement(By.id("logout-back")).getText()).isEqualTo("Después volverás a " + bye + ".");
+        Chromium.screenshot(browser, "logout-confirmar");
+        Chromium.submit(browser, By.id("confirm-logout"));
+
+        // Chromium applies the page's form-action to the redirect after the POST: it allows this origin
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().startsWith(bye));
+        assertThat(browser.getCurrentUrl()).isEqualTo(bye + "?state=vuelta-1");
+        browser.get(base() + "/dashboard/developer.php");
+        assertThat(browser.getCurrentUrl()).as("the session ended").contains("/login/");
     }
 
     @Test
@@ -143,6 +288,16 @@ class DashboardBrowserIT extends BrowserTest {
         browser.get(base() + "/oauth/authorize.php?response_type=code&client_id=" + clientId + "&redirect_uri="
                 + URLEncoder.encode(redirectUri, StandardCharsets.UTF_8) + "&scope=openid%20email&state=st&nonce=n");
         String landed = browser.getCurrentUrl();
+        if (landed.startsWith(base() + "/oauth/consent?")) {
+            // an application a developer registered is third-party: its users are asked once (decisions §12.6)
+            assertThat(browser.findElement(By.id("consent-client")).getText()).isNotBlank();
+            assertThat(browser.findElements(By.cssSelector("#consent-scopes li")))
+                    .extracting(e -> e.getAttribute("data-scope")).containsExactly("openid", "email");
+            Chromium.screenshot(browser, "consent");
+            Chromium.submit(browser, By.cssSelector("button[name=decision][value=allow]"));
+            new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("?code="));
+            landed = browser.getCurrentUrl();
+        }
         assertThat(landed).startsWith(redirectUri + "?code=");
         return UriComponentsBuilder.fromUriString(landed).build().getQueryParams().getFirst("code");
     }

@@ -136,21 +136,23 @@ class ManagementRoutesIT {
         JsonNode body = json(created);
         assertThat(body.propertyNames()).containsExactly("ok", "client");
         JsonNode client = body.get("client");
-        assertThat(client.propertyNames()).containsExactly("client_id", "client_secret", "name", "redirect_uri");
+        assertThat(client.propertyNames()).containsExactly("client_id", "client_secret", "name", "redirect_uri", "type",
+                "post_logout_redirect_uris");
         assertThat(client.get("client_secret").asString()).matches("[0-9a-f]{64}");
         assertThat(client.get("client_id").asString()).matches("[A-Za-z0-9_-]{22,}");
         assertThat(client.get("name").asString()).isEqualTo("Mi web");
         assertThat(client.get("redirect_uri").asString()).isEqualTo("https://mi-web.example/callback");
         String clientId = client.get("client_id").asString();
         String live = tokens.issueForClient(user(Role.USER).getId(), clientId, Set.of("email"), "a-" + UUID.randomUUID(),
-                Duration.ofHours(1)).value();
+                Duration.ofHours(1));
         assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + live).statusCode()).isEqualTo(200);
 
         JsonNode list = json(web.get("/api/clients/list.php", "Authorization", auth));
         assertThat(list.propertyNames()).containsExactly("ok", "clients");
         assertThat(list.get("clients").size()).isEqualTo(1);
         assertThat(list.get("clients").get(0).propertyNames())
-                .containsExactly("client_id", "name", "redirect_uri", "created_at", "revoked");
+                .containsExactly("client_id", "name", "redirect_uri", "created_at", "revoked", "type",
+                        "post_logout_redirect_uris");
         assertThat(list.get("clients").get(0).get("revoked").asBoolean()).isFalse();
         assertThat(list.toString()).doesNotContain(client.get("client_secret").asString());
 
@@ -159,6 +161,57 @@ class ManagementRoutesIT {
         assertThat(json(web.get("/api/clients/list.php", "Authorization", auth)).get("clients").get(0).get("revoked")
                 .asBoolean()).isTrue();
         assertApiError(web.get("/api/userinfo.php", "Authorization", "Bearer " + live), 401, "Token inválido o revocado");
+    }
+
+    @Test
+    void eachTypeAndItsLogoutAddressesAreAnsweredExactlyByCreateAndList() {
+        var me = user(Role.DEVELOPER_API);
+        String auth = bearer(me);
+        var web = new WebClient(port);
+
+        // a web site with two logout addresses (the field repeated; a repeat counted once)
+        var site = web.postRaw("/api/clients/create.php", "name=Sitio&redirect_uri=https%3A%2F%2Fsitio.example%2Fcb"
+                + "&post_logout_redirect_uri=https%3A%2F%2Fsitio.example%2Fsalida"
+                + "&post_logout_redirect_uri=https%3A%2F%2Fsitio.example%2Fadios"
+                + "&post_logout_redirect_uri=https%3A%2F%2Fsitio.example%2Fsalida", "Authorization", auth);
+        assertThat(site.statusCode()).as(site.body()).isEqualTo(200);
+        String siteId = json(site).get("client").get("client_id").asString();
+        String secret = json(site).get("client").get("client_secret").asString();
+        assertThat(site.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + siteId + "\",\"client_secret\":\""
+                + secret + "\",\"name\":\"Sitio\",\"redirect_uri\":\"https://sitio.example/cb\",\"type\":\"web\","
+                + "\"post_logout_redirect_uris\":[\"https://sitio.example/adios\",\"https://sitio.example/salida\"]}}");
+
+        var launcher = web.postForm("/api/clients/create.php", Map.of("name", "Lanzador", "type", "nativa",
+                "redirect_uri", "http://127.0.0.1/cb"), "Authorization", auth);
+        String launcherId = json(launcher).get("client").get("client_id").asString();
+        assertThat(launcher.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + launcherId
+                + "\",\"client_secret\":null,\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[]}}");
+
+        var console = web.postForm("/api/clients/create.php", Map.of("name", "Consola", "type", "dispositivo"),
+                "Authorization", auth);
+        String consoleId = json(console).get("client").get("client_id").asString();
+        assertThat(console.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + consoleId
+                + "\",\"client_secret\":null,\"name\":\"Consola\",\"redirect_uri\":null,\"type\":\"dispositivo\","
+                + "\"post_logout_redirect_uris\":[]}}");
+
+        // the list, newest first, says the same of each
+        var listed = web.get("/api/clients/list.php", "Authorization", auth);
+        JsonNode clients = json(listed).get("clients");
+        assertThat(clients.size()).isEqualTo(3);
+        String expected = "{\"ok\":true,\"clients\":["
+                + "{\"client_id\":\"" + consoleId + "\",\"name\":\"Consola\",\"redirect_uri\":null,\"created_at\":\""
+                + clients.get(0).get("created_at").asString() + "\",\"revoked\":false,\"type\":\"dispositivo\","
+                + "\"post_logout_redirect_uris\":[]},"
+                + "{\"client_id\":\"" + launcherId + "\",\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
+                + "\"created_at\":\"" + clients.get(1).get("created_at").asString() + "\",\"revoked\":false,"
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[]},"
+                + "{\"client_id\":\"" + siteId + "\",\"name\":\"Sitio\",\"redirect_uri\":\"https://sitio.example/cb\","
+                + "\"created_at\":\"" + clients.get(2).get("created_at").asString() + "\",\"revoked\":false,"
+                + "\"type\":\"web\",\"post_logout_redirect_uris\":[\"https://sitio.example/adios\","
+                + "\"https://sitio.example/salida\"]}]}";
+        assertThat(listed.body()).isEqualTo(expected);
+        clients.forEach(c -> assertThat(c.get("created_at").asString()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"));
     }
 
     @Test
@@ -186,7 +239,7 @@ class ManagementRoutesIT {
         var owner = user(Role.DEVELOPER_API);
         var theirs = clients.register(owner.getId(), "theirs", "https://theirs.example/cb");
         String live = tokens.issueForClient(user(Role.USER).getId(), theirs.clientId(), Set.of("email"),
-                "a-" + UUID.randomUUID(), Duration.ofHours(1)).value();
+                "a-" + UUID.randomUUID(), Duration.ofHours(1));
         var web = new WebClient(port);
 
         assertApiError(web.postForm("/api/clients/revoke.php", Map.of("client_id", theirs.clientId()), "Authorization",
@@ -204,7 +257,7 @@ class ManagementRoutesIT {
     void tokenIssuedToAnOAuthClientIsRefusedWith403() {
         var owner = user(Role.DEVELOPER_API);
         String oauthToken = tokens.issueForClient(owner.getId(), "demo-app", Set.of("openid"), "a-" + UUID.randomUUID(),
-                Duration.ofHours(1)).value();
+                Duration.ofHours(1));
         var web = new WebClient(port);
 
         assertApiError(web.get("/api/tokens/list.php", "Authorization", "Bearer " + oauthToken), 403, "Permiso denegado");

@@ -129,6 +129,9 @@ class SecretsShownOnceIT {
         assertThat(id.find()).isTrue();
         assertThat(jdbc.queryForList("select uri from oauth_client_logout_uris where client_id = ? order by uri",
                 String.class, id.group(1))).containsExactly("https://sitio.example/adios", "https://sitio.example/bye");
+        // and the applications table shows them, one per line
+        assertThat(web.get(DeveloperDashboardController.PAGE).body()).contains("<td class=\"client-logout-uris\">"
+                + "<code>https://sitio.example/adios</code><br><code>https://sitio.example/bye</code></td>");
 
         var refused = web.postForm("/dashboard/clients/create", Map.of("name", "Con salida",
                 "redirect_uri", "https://sitio.example/cb", "post_logout_redirect_uris", "ftp://sitio.example/bye",
@@ -136,6 +139,43 @@ class SecretsShownOnceIT {
         assertThat(WebClient.location(refused)).isEqualTo("/dashboard/developer.php#clients");
         assertThat(web.get(DeveloperDashboardController.PAGE).body())
                 .contains("post_logout_redirect_uri inválido: usa https").contains("ftp://sitio.example/bye");
+    }
+
+    @Test
+    void onlyAWebApplicationHasASecretToRotateAndARefusedFormKeepsItsType() {
+        var web = loggedIn(Role.DEVELOPER_API);
+        String csrf = web.csrfFrom(DeveloperDashboardController.PAGE);
+        var launcher = CLIENT_ID.matcher(web.postForm("/dashboard/clients/create", Map.of("name", "Lanzador",
+                "type", "nativa", "redirect_uri", "http://127.0.0.1/cb", "_csrf", csrf)).body());
+        assertThat(launcher.find()).isTrue();
+        var console = CLIENT_ID.matcher(web.postForm("/dashboard/clients/create", Map.of("name", "Consola",
+                "type", "dispositivo", "_csrf", csrf)).body());
+        assertThat(console.find()).isTrue();
+        var site = CLIENT_ID.matcher(web.postForm("/dashboard/clients/create", Map.of("name", "Sitio",
+                "redirect_uri", "https://sitio.example/cb", "_csrf", csrf)).body());
+        assertThat(site.find()).isTrue();
+
+        String page = web.get(DeveloperDashboardController.PAGE).body();
+        assertThat(rowOf(page, launcher.group(1))).doesNotContain("Rotar secreto").contains("Cómo conectar");
+        assertThat(rowOf(page, console.group(1))).doesNotContain("Rotar secreto").contains("Cómo conectar");
+        assertThat(rowOf(page, site.group(1))).contains("Rotar secreto");
+        // the web site's example uses the web application, the only one with a secret
+        assertThat(page).contains("client-id: " + site.group(1)).doesNotContain("client-id: " + launcher.group(1))
+                .doesNotContain("client-id: " + console.group(1));
+
+        // a console's registration refused (no name): the form comes back with dispositivo still chosen
+        var refused = web.postForm("/dashboard/clients/create", Map.of("name", "", "type", "dispositivo", "_csrf", csrf));
+        assertThat(WebClient.location(refused)).isEqualTo("/dashboard/developer.php#clients");
+        String again = web.get(DeveloperDashboardController.PAGE).body();
+        assertThat(again).contains("<option value=\"dispositivo\" selected=\"selected\">")
+                .contains("<option value=\"web\">").contains("<option value=\"nativa\">");
+    }
+
+    /** The applications table's row of {@code clientId}, as HTML. */
+    private static String rowOf(String page, String clientId) {
+        int start = page.indexOf("<tr data-client-id=\"" + clientId + "\">");
+        assertThat(start).as("row of " + clientId).isGreaterThanOrEqualTo(0);
+        return page.substring(start, page.indexOf("</tr>", start));
     }
 
     @Test

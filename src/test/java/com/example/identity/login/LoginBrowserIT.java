@@ -19,7 +19,7 @@ class LoginBrowserIT extends BrowserTest {
 
         browser.findElement(By.id("username")).sendKeys("dev@example.com");
         browser.findElement(By.id("password")).sendKeys("dev-demo-password");
-        browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+        Chromium.submit(browser, By.cssSelector("#login-form button[type=submit]"));
 
         assertThat(browser.getCurrentUrl()).isEqualTo("http://localhost:" + port + "/dashboard/developer.php");
         assertThat(browser.findElement(By.id("dashboard-owner")).getText()).contains("Diego");
@@ -33,7 +33,7 @@ class LoginBrowserIT extends BrowserTest {
 
         browser.findElement(By.id("username")).sendKeys("dev@example.com");
         browser.findElement(By.id("password")).sendKeys("not-the-password");
-        browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+        Chromium.submit(browser, By.cssSelector("#login-form button[type=submit]"));
 
         assertThat(browser.findElement(By.id("login-error")).getText()).isEqualTo("Correo o contraseña incorrectos.");
         Chromium.screenshot(browser, "login-failed");

@@ -196,4 +196,33 @@ class LoginIT {
         assertThat(home.statusCode()).isEqualTo(200);
         assertThat(home.body()).contains("Ada").contains("admin@example.com").contains("id=\"dashboard-link\"");
     }
+
+    /**
+     * The login page of an authorization request lets its form end at that application's registered address
+     * (browsers apply form-action to the redirects after the POST); any other login page keeps form-action
+     * 'self' alone: an unregistered address, an unknown or revoked application, no authorization request.
+     */
+    @Test
+    void theLoginPageOfAnAuthorizationRequestAllowsItsFormToEndAtTheApplication() {
+        long dev = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var client = clients.register(dev, "Sitio", "https://sitio.example:8443/cb");
+        var web = new WebClient(port);
+        java.util.function.Function<String, String> loginPageFor = redirectUri -> web.get("/login/?redirect="
+                + java.net.URLEncoder.encode("/oauth/authorize.php?response_type=code&client_id=" + client.clientId()
+                        + "&redirect_uri=" + java.net.URLEncoder.encode(redirectUri, java.nio.charset.StandardCharsets.UTF_8),
+                        java.nio.charset.StandardCharsets.UTF_8))
+                .headers().firstValue("Content-Security-Policy").orElseThrow();
+
+        assertThat(loginPageFor.apply("https://sitio.example:8443/cb")).isEqualTo("default-src 'self'; script-src 'self'; "
+                + "style-src 'self'; img-src 'self' data:; form-action 'self' https://sitio.example:8443; "
+                + "frame-ancestors 'none'; base-uri 'none'; object-src 'none'");
+        String pages = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+        assertThat(loginPageFor.apply("https://evil.example/cb")).isEqualTo(pages);
+        assertThat(web.get("/login/").headers().firstValue("Content-Security-Policy")).hasValue(pages);
+        assertThat(web.get("/login/?redirect=%2Fdashboard%2Fdeveloper.php").headers()
+                .firstValue("Content-Security-Policy")).hasValue(pages);
+        assertThat(clients.revokeAs(new com.example.identity.account.Caller(dev, false), client.clientId())).isTrue();
+        assertThat(loginPageFor.apply("https://sitio.example:8443/cb")).isEqualTo(pages);
+    }
 }

@@ -137,6 +137,29 @@ class LegacyImportIT {
     }
 
     @Test
+    void importedApplicationsAreFirstPartyUnlessTheExportSaysOtherwise() {
+        var old = new OldSystemExport(jdbc);
+        String thirdParty = old.clientId + "-3p";
+        String line = OldSystemExport.client(thirdParty, CLIENT_SECRET, "Socio", old.devId, old.redirectUri + "/3p", false)
+                .replace("}", ",\"first_party\":false}");
+        var options = new ImportOptions(old.users(), old.tokens(),
+                old.write("clients.jsonl", java.util.List.of(old.clientLine(false), line)), false, false);
+
+        assertThat(importer.run(options, "op").problems()).isEmpty();
+
+        assertThat(jdbc.queryForObject("select first_party from oauth_clients where client_id = ?", Boolean.class,
+                old.clientId)).isTrue();
+        assertThat(jdbc.queryForObject("select first_party from oauth_clients where client_id = ?", Boolean.class,
+                thirdParty)).isFalse();
+        var browser = new WebClient(port);
+        assertThat(browser.login(old.devEmail, DEV_PASSWORD).statusCode()).isEqualTo(302);
+        HttpResponse<String> authorize = browser.get("/oauth/authorize.php?" + WebClient.encode(Map.of(
+                "response_type", "code", "client_id", thirdParty, "redirect_uri", old.redirectUri + "/3p",
+                "scope", "openid", "state", "s")));
+        assertThat(WebClient.location(authorize)).contains("/oauth/consent?request=");
+    }
+
+    @Test
     void anImportedArgon2iPasswordLogsInIsRehashedAndAReimportLeavesTheNewHashAlone() {
         var old = new OldSystemExport(jdbc);
         assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();

@@ -501,10 +501,27 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         }
     }
 
+    /**
+     * The module sends the advertised {@code acr_values_supported} ({@code mfa} here; {@code "1 2"} when a server
+     * advertises none). Values this server does not know are accepted and ignored (below); {@code mfa} makes a
+     * password-only session prove or set up a second factor first, and the id_token then says {@code acr: mfa}
+     * (the whole flow: SecondFactorIT#anApplicationThatDemandsMfaGetsIt).
+     */
     @Nested
-    class OidccAcrValues extends AcceptedParameter {
+    class OidccEnsureRequestWithAcrValuesSucceeds extends AcceptedParameter {
         Map<String, String> parameters() {
             return Map.of("acr_values", "1 2");
+        }
+
+        @Test
+        void theAdvertisedValueSendsAPasswordOnlySessionToTheSecondFactorNotToAnError() {
+            Person person = loggedInPerson("Paz");
+            var query = request(Map.of("acr_values", "mfa"));
+
+            var response = person.browser().get(url(query));
+
+            assertThat(response.statusCode()).isEqualTo(302);
+            assertThat(WebClient.location(response)).isEqualTo("/login/segundo-paso/alta");
         }
     }
 
@@ -523,7 +540,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
     }
 
     @Nested
-    class OidccUnknownParameter extends AcceptedParameter {
+    class OidccEnsureRequestWithUnknownParameterSucceeds extends AcceptedParameter {
         Map<String, String> parameters() {
             return Map.of("extra", "foobar");
         }
@@ -625,7 +642,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
     }
 
     @Nested
-    class OidccRequestUriUnsignedRejectedAsUnsupported {
+    class OidccRequestUriUnsignedSupportedCorrectlyOrRejectedAsUnsupported {
 
         @Test
         void requestUriNotSupportedGoesToTheRedirectUri() {
@@ -645,7 +662,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
     }
 
     @Nested
-    class OidccUnsignedRequestObjectRejectedAsUnsupported {
+    class OidccUnsignedRequestObjectSupportedCorrectlyOrRejectedAsUnsupported {
 
         @Test
         void requestNotSupportedGoesToTheRedirectUri() {
@@ -724,7 +741,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         void theParametersAreAnnounced() {
             JsonNode doc = json(new WebClient(ISSUER).get("/.well-known/openid-configuration"));
 
-            assertThat(strings(doc, "prompt_values_supported")).containsExactly("none", "login");
+            assertThat(strings(doc, "prompt_values_supported")).containsExactly("none", "login", "consent");
             assertThat(strings(doc, "display_values_supported")).containsExactly("page", "popup");
             assertThat(doc.get("claims_parameter_supported").asBoolean()).isTrue();
             assertThat(doc.get("request_parameter_supported").asBoolean()).isFalse();

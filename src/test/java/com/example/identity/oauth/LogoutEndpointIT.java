@@ -113,16 +113,93 @@ class LogoutEndpointIT extends OAuthTestBase {
         assertThat(sessionAlive(web)).isFalse();
     }
 
+    /** The hidden fields of the confirmation page's form, as rendered. */
+    private static String carried(String postLogout, String clientId, String state) {
+        return "<input type=\"hidden\" name=\"post_logout_redirect_uri\" value=\"" + postLogout + "\">\n"
+                + "            <input type=\"hidden\" name=\"client_id\" value=\"" + clientId + "\">\n"
+                + "            <input type=\"hidden\" name=\"state\" value=\"" + state + "\">";
+    }
+
+    @Test
+    void aConfirmedLogoutWithoutHintGoesBackToTheRegisteredAddressWithState() {
+        var client = clientWithLogout();
+        var web = loggedInDeveloper();
+
+        var page = web.get(logoutUrl(Map.of("client_id", client.clientId(), "post_logout_redirect_uri", BYE,
+                "state", "a b&c")));
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("¿Cerrar la sesión?").contains("action=\"/logout\"")
+                .contains(carried(BYE, client.clientId(), "a b&amp;c"))
+                .contains("Después volverás a\n        <code>" + BYE + "</code>.");
+        // the browser follows the POST's redirect only where the page's form-action allows
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValue("default-src 'self'; script-src 'self'; "
+                + "style-src 'self'; img-src 'self' data:; form-action 'self' https://rp.example; frame-ancestors 'none'; "
+                + "base-uri 'none'; object-src 'none'");
+        assertThat(sessionAlive(web)).isTrue();
+
+        var confirmed = web.postForm("/logout", Map.of("post_logout_redirect_uri", BYE, "client_id", client.clientId(),
+                "state", "a b&c", "_csrf", WebClient.csrfOf(page.body())));
+
+        assertThat(confirmed.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(confirmed)).isEqualTo(BYE + "?state=a+b%26c");
+        assertThat(sessionAlive(web)).isFalse();
+    }
+
+    @Test
+    void theConfirmationFormIsNotTrustedAnAddressIsCheckedAgainWhenPosted() {
+        var client = clientWithLogout();
+        var other = clientWithLogout();
+        for (Map<String, String> forged : List.of(
+                Map.of("post_logout_redirect_uri", "https://evil.example/bye", "client_id", client.clientId(), "state", "s"),
+                // registered, but by no application of that id
+                Map.of("post_logout_redirect_uri", BYE, "client_id", "no-such-app", "state", "s"),
+                Map.of("post_logout_redirect_uri", BYE, "state", "s"))) {
+            var web = loggedInDeveloper();
+            Map<String, String> form = new LinkedHashMap<>(forged);
+            form.put("_csrf", web.csrfFrom("/dashboard/developer.php"));
+
+            var confirmed = web.postForm("/logout", form);
+
+            assertThat(confirmed.statusCode()).as(forged.toString()).isEqualTo(302);
+            assertThat(WebClient.location(confirmed)).as(forged.toString()).isEqualTo("/login/?logout");
+            assertThat(sessionAlive(web)).isFalse();
+        }
+        // and without its CSRF token, /logout ends nothing
+        var web = loggedInDeveloper();
+        var withoutCsrf = web.postForm("/logout", Map.of("post_logout_redirect_uri", BYE, "client_id", other.clientId()));
+        assertThat(withoutCsrf.statusCode()).isEqualTo(403);
+        assertThat(sessionAlive(web)).isTrue();
+    }
+
+    @Test
+    void withoutHintAnAddressNeedsClientIdToSayWhoseItIs() {
+        var web = loggedInDeveloper();
+        var response = web.get(logoutUrl(Map.of("post_logout_redirect_uri", BYE, "state", "s")));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Location")).isEmpty();
+        assertThat(response.body()).contains("La dirección post_logout_redirect_uri no está registrada para esta aplicación.");
+        // without an address, the page carries nothing and the logout ends on the login page
+        var page = web.get(logoutUrl(Map.of("client_id", "whoever", "state", "s")));
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).doesNotContain("name=\"post_logout_redirect_uri\"").doesNotContain("name=\"state\"");
+        assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow()).contains("form-action 'self';");
+    }
+
     @Test
     void aHintOfAnotherUserIsAskedAboutNotObeyed() {
         var client = clientWithLogout();
         String othersToken = idToken(loggedIn(Role.USER, "Otra"), client);
         var web = loggedInDeveloper();
 
-        var response = web.get(logoutUrl(Map.of("id_token_hint", othersToken, "post_logout_redirect_uri", BYE)));
+        var response = web.get(logoutUrl(Map.of("id_token_hint", othersToken, "post_logout_redirect_uri", BYE,
+                "state", "st")));
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).contains("La aplicación pidió cerrar la sesión de otra cuenta");
+        assertThat(response.body()).contains("La aplicación pidió cerrar la sesión de otra cuenta")
+                // the hint's application is whose the address is
+                .contains(carried(BYE, client.clientId(), "st"));
         assertThat(sessionAlive(web)).isTrue();
     }
 

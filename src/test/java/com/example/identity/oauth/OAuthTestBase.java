@@ -52,8 +52,19 @@ abstract class OAuthTestBase {
     @Autowired
     JdbcTemplate jdbc;
 
-    /** A new application owned by the demo developer, with its own redirect URI. */
+    /**
+     * A new first-party application (no consent page, like the demo application) owned by the demo
+     * developer, with its own redirect URI.
+     */
     ClientService.NewCredentials newClient() {
+        var client = newThirdPartyClient();
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+        clients.setFirstParty(new com.example.identity.account.Caller(admin, true), client.clientId(), true);
+        return client;
+    }
+
+    /** A new application as a developer registers it: third-party, so its users see the consent page. */
+    ClientService.NewCredentials newThirdPartyClient() {
         long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
         return clients.register(owner, "Test app", "https://app.example/cb/" + UUID.randomUUID());
     }
@@ -68,6 +79,21 @@ abstract class OAuthTestBase {
             throw new AssertionError("login failed: " + login.statusCode());
         }
         return web;
+    }
+
+    /** An account of role user, logged in in a browser (cookie jar) of its own. */
+    record User(long id, String email, WebClient browser) {
+    }
+
+    /** A new account of role user named {@code name}, logged in. */
+    User newLoggedInUser(String name) {
+        String email = "u-" + UUID.randomUUID() + "@example.com";
+        long id = accounts.create(name, email, "correct-password-123", Role.USER).getId();
+        var web = new WebClient(ISSUER);
+        if (web.login(email, "correct-password-123").statusCode() != 302) {
+            throw new AssertionError("login failed for " + email);
+        }
+        return new User(id, email, web);
     }
 
     WebClient loggedInDeveloper() {
@@ -88,7 +114,7 @@ abstract class OAuthTestBase {
 
     /** Runs the authorization request in {@code web}'s session and returns the code from the redirect. */
     static String authorize(WebClient web, ClientService.NewCredentials client, String scope, Map<String, String> extra) {
-        HttpResponse<String> response = web.get(authorizeUrl(client, scope, extra));
+        HttpResponse<String> response = approvingConsent(web, web.get(authorizeUrl(client, scope, extra)));
         if (response.statusCode() != 302) {
             throw new AssertionError("authorize: " + response.statusCode() + " " + response.body());
         }
@@ -98,6 +124,36 @@ abstract class OAuthTestBase {
             throw new AssertionError("no code in " + location);
         }
         return params.getFirst("code");
+    }
+
+    /**
+     * When {@code response} sends the user to the consent page (offline_access always asks), the user
+     * approves there, and the answer of the authorization request they are sent back to is returned;
+     * otherwise {@code response} itself.
+     */
+    static HttpResponse<String> approvingConsent(WebClient web, HttpResponse<String> response) {
+        String location = response.statusCode() == 302 ? localPart(WebClient.location(response)) : "";
+        if (!location.startsWith("/oauth/consent?")) {
+            return response;
+        }
+        HttpResponse<String> page = web.get(location);
+        if (page.statusCode() != 200) {
+            throw new AssertionError("consent page: " + page.statusCode());
+        }
+        String request = UriComponentsBuilder.fromUriString(location).build().getQueryParams().getFirst("request");
+        HttpResponse<String> approved = web.postForm("/oauth/consent", Map.of("request",
+                org.springframework.web.util.UriUtils.decode(request, java.nio.charset.StandardCharsets.UTF_8),
+                "decision", "allow", "_csrf", WebClient.csrfOf(page.body())));
+        if (approved.statusCode() != 302) {
+            throw new AssertionError("consent: " + approved.statusCode() + " " + approved.body());
+        }
+        return web.get(WebClient.location(approved));
+    }
+
+    /** The path and query of a Location that may be absolute. */
+    static String localPart(String location) {
+        URI uri = URI.create(location);
+        return uri.getScheme() == null ? location : uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
     }
 
     static String authorize(WebClient web, ClientService.NewCredentials client, String scope) {

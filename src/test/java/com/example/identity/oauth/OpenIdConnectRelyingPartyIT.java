@@ -91,6 +91,19 @@ class OpenIdConnectRelyingPartyIT extends OAuthTestBase {
         assertThat(claims.getIssueTime()).isNotNull();
         assertThat(claims.getExpirationTime()).isAfter(claims.getIssueTime());
 
+        // the library's UserInfo request, at the endpoint the discovery document names
+        assertThat(provider.getUserInfoEndpointURI()).isEqualTo(URI.create(ISSUER + "/oauth/userinfo.php"));
+        var userInfoResponse = com.nimbusds.openid.connect.sdk.UserInfoResponse.parse(
+                new com.nimbusds.openid.connect.sdk.UserInfoRequest(provider.getUserInfoEndpointURI(),
+                        tokens.getBearerAccessToken()).toHTTPRequest().send());
+        assertThat(userInfoResponse.indicatesSuccess()).isTrue();
+        var userInfo = userInfoResponse.toSuccessResponse().getUserInfo();
+        assertThat(userInfo.getSubject()).isEqualTo(claims.getSubject());
+        assertThat(userInfo.getEmailAddress()).isEqualTo(claims.getStringClaim("email"));
+        assertThat(userInfo.getEmailVerified()).isFalse();
+        assertThat(userInfo.getName()).isEqualTo("Marta");
+        assertThat(userInfo.getGivenName()).isEqualTo("Marta");
+
         // the access token works at the games' endpoint
         var userinfo = TokenEndpointIT.userinfo(tokens.getAccessToken().getValue());
         assertThat(userinfo.statusCode()).isEqualTo(200);
@@ -98,6 +111,84 @@ class OpenIdConnectRelyingPartyIT extends OAuthTestBase {
         assertThat(user.get("id").asLong()).isEqualTo(userId);
         assertThat(user.get("primer_nombre").asString()).isEqualTo("Marta");
         assertThat(user.get("rol").asString()).isEqualTo("user");
+    }
+
+    /**
+     * The rest of a relying party's life with the library alone: offline_access (approved on the consent
+     * page), a refresh with rotation and a new id_token of the same user, UserInfo with the new token,
+     * introspection and revocation (RFC 7662, RFC 7009) with the client's credentials, and RP-initiated
+     * logout back to a registered address.
+     */
+    @Test
+    void relyingPartyRefreshesIntrospectsRevokesAndLogsOutWithTheLibrary() throws Exception {
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        String loggedOut = "https://rp.example/adios/" + java.util.UUID.randomUUID();
+        var registered = clients.register(owner, "RP", "https://rp.example/cb/" + java.util.UUID.randomUUID(),
+                java.util.List.of(loggedOut));
+        clients.setFirstParty(new com.example.identity.account.Caller(owner, true), registered.clientId(), true);
+        User user = newLoggedInUser("Iratxe");
+        OIDCProviderMetadata provider = OIDCProviderMetadata.resolve(new Issuer(ISSUER));
+        ClientID clientId = new ClientID(registered.clientId());
+        var credentials = new ClientSecretBasic(clientId, new Secret(registered.clientSecret()));
+        var validator = new IDTokenValidator(new Issuer(ISSUER), clientId, JWSAlgorithm.RS256,
+                provider.getJWKSetURI().toURL());
+
+        // login with offline_access: the consent page is approved in the user's browser
+        Nonce nonce = new Nonce();
+        var request = new AuthenticationRequest.Builder(new ResponseType("code"),
+                new Scope("openid", "email", "offline_access"), clientId, URI.create(registered.redirectUri()))
+                .endpointURI(provider.getAuthorizationEndpointURI()).state(new State()).nonce(nonce).build();
+        var redirect = approvingConsent(user.browser(),
+                user.browser().get(request.toURI().getRawPath() + "?" + request.toURI().getRawQuery()));
+        var code = AuthenticationResponseParser.parse(URI.create(WebClient.location(redirect))).toSuccessResponse()
+                .getAuthorizationCode();
+        var first = ((OIDCTokenResponse) OIDCTokenResponseParser.parse(new TokenRequest(provider.getTokenEndpointURI(),
+                credentials, new AuthorizationCodeGrant(code, URI.create(registered.redirectUri()))).toHTTPRequest().send()))
+                .getOIDCTokens();
+        var subject = validator.validate(first.getIDToken(), nonce).getSubject();
+        assertThat(first.getRefreshToken()).isNotNull();
+        assertThat(provider.getGrantTypes()).contains(com.nimbusds.oauth2.sdk.GrantType.REFRESH_TOKEN);
+
+        // refresh: new tokens, the same user
+        var refreshed = OIDCTokenResponseParser.parse(new TokenRequest(provider.getTokenEndpointURI(), credentials,
+                new com.nimbusds.oauth2.sdk.RefreshTokenGrant(first.getRefreshToken())).toHTTPRequest().send());
+        assertThat(refreshed.indicatesSuccess()).isTrue();
+        var second = ((OIDCTokenResponse) refreshed).getOIDCTokens();
+        assertThat(second.getAccessToken()).isNotEqualTo(first.getAccessToken());
+        assertThat(second.getRefreshToken()).isNotEqualTo(first.getRefreshToken());
+        assertThat(validator.validate(second.getIDToken(), null).getSubject()).isEqualTo(subject);
+
+        // UserInfo with the new access token
+        var userInfo = com.nimbusds.openid.connect.sdk.UserInfoResponse.parse(new com.nimbusds.openid.connect.sdk.UserInfoRequest(
+                provider.getUserInfoEndpointURI(), second.getBearerAccessToken()).toHTTPRequest().send());
+        assertThat(userInfo.toSuccessResponse().getUserInfo().getSubject()).isEqualTo(subject);
+
+        // introspection: active; revocation; introspection: inactive, and UserInfo refuses it
+        var introspect = new com.nimbusds.oauth2.sdk.TokenIntrospectionRequest(provider.getIntrospectionEndpointURI(),
+                credentials, second.getAccessToken());
+        var active = com.nimbusds.oauth2.sdk.TokenIntrospectionResponse.parse(introspect.toHTTPRequest().send())
+                .toSuccessResponse();
+        assertThat(active.isActive()).isTrue();
+        assertThat(active.getSubject()).isEqualTo(subject);
+        assertThat(active.getClientID()).isEqualTo(clientId);
+        var revocation = new com.nimbusds.oauth2.sdk.TokenRevocationRequest(provider.getRevocationEndpointURI(),
+                credentials, second.getAccessToken()).toHTTPRequest().send();
+        assertThat(revocation.getStatusCode()).isEqualTo(200);
+        assertThat(com.nimbusds.oauth2.sdk.TokenIntrospectionResponse.parse(introspect.toHTTPRequest().send())
+                .toSuccessResponse().isActive()).isFalse();
+        assertThat(com.nimbusds.openid.connect.sdk.UserInfoResponse.parse(new com.nimbusds.openid.connect.sdk.UserInfoRequest(
+                provider.getUserInfoEndpointURI(), second.getBearerAccessToken()).toHTTPRequest().send())
+                .indicatesSuccess()).isFalse();
+
+        // RP-initiated logout, in the user's browser, back to the registered address with the state
+        State logoutState = new State();
+        var logout = new com.nimbusds.openid.connect.sdk.LogoutRequest(provider.getEndSessionEndpointURI(),
+                second.getIDToken(), URI.create(loggedOut), logoutState).toURI();
+        var loggedOutResponse = user.browser().get(logout.getRawPath() + "?" + logout.getRawQuery());
+        assertThat(loggedOutResponse.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(loggedOutResponse)).isEqualTo(loggedOut + "?state=" + logoutState.getValue());
+        assertThat(WebClient.location(user.browser().get(request.toURI().getRawPath() + "?" + request.toURI().getRawQuery())))
+                .as("the session is gone").contains("/login/");
     }
 
     @Test

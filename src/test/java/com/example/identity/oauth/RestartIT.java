@@ -36,7 +36,7 @@ class RestartIT {
         String accessToken;
         try (var first = start(args)) {
             var owner = first.getBean(AccountService.class).findByEmail("dev@example.com").orElseThrow();
-            var client = first.getBean(ClientService.class).register(owner.getId(), "Restart", "https://restart.example/cb");
+            var client = com.example.identity.support.FirstParty.register(first.getBean(ClientService.class), owner.getId(), "Restart", "https://restart.example/cb");
             String email = "restart-" + UUID.randomUUID() + "@example.com";
             first.getBean(AccountService.class).create("Rita", email, "restart-password-1", Role.USER);
             var web = new WebClient(port(first));

@@ -99,7 +99,7 @@ class SigningKeyLocationIT {
 
         Flow(ConfigurableApplicationContext app, WebClient web) {
             long owner = app.getBean(AccountService.class).findByEmail("dev@example.com").orElseThrow().getId();
-            this.client = app.getBean(ClientService.class).register(owner, "Keys", "https://keys.example/cb");
+            this.client = com.example.identity.support.FirstParty.register(app.getBean(ClientService.class), owner, "Keys", "https://keys.example/cb");
             this.web = web;
             web.login("dev@example.com", "dev-demo-password");
         }

@@ -142,6 +142,21 @@ class TokenEndpointIT extends OAuthTestBase {
     }
 
     @Test
+    void codeOfAnAccountDisabledSinceThen400AndNotSpent() {
+        var client = newClient();
+        var user = newLoggedInUser("Dina");
+        String code = authorize(user.browser(), client, "openid email");
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+        assertThat(accounts.disable(new com.example.identity.account.Caller(admin, true), user.id())).isTrue();
+
+        assertError(exchange(client, code), 400, "Código de autorización inválido");
+        assertThat(jdbc.queryForObject("select count(*) from oauth_authorizations where code_digest = ? and code_used_at is null",
+                Integer.class, Secrets.sha256Hex(code))).as("the refused exchange wrote nothing").isEqualTo(1);
+        assertThat(jdbc.queryForObject("select count(*) from api_tokens where user_id = ?", Integer.class, user.id()))
+                .isZero();
+    }
+
+    @Test
     void codeOfAnotherClientThen400() {
         var owner = newClient();
         var other = newClient();

@@ -55,7 +55,7 @@ class DatabaseOutageIT {
             String email = "outage-" + UUID.randomUUID() + "@example.com";
             accounts.create("Otto", email, "outage-password-1", Role.DEVELOPER_API);
             long owner = accounts.findByEmail(email).orElseThrow().getId();
-            var client = app.getBean(ClientService.class).register(owner, "Outage", "https://outage.example/cb");
+            var client = com.example.identity.support.FirstParty.register(app.getBean(ClientService.class), owner, "Outage", "https://outage.example/cb");
 
             var session = new WebClient(port);
             assertThat(session.login(email, "outage-password-1").statusCode()).isEqualTo(302);
@@ -122,6 +122,17 @@ class DatabaseOutageIT {
                     "client_secret", client.clientSecret()));
             assertThat(tokenEndpoint.statusCode()).isEqualTo(503);
             assertThat(tokenEndpoint.body()).isEqualTo("{\"error\":\"Servicio no disponible\"}");
+            // the endpoints added for standard clients answer in the RFCs' shape (decisions §12, §14)
+            String standard503 = "{\"error\":\"temporarily_unavailable\",\"error_description\":\"Servicio no disponible\"}";
+            String unknownToken = com.example.identity.crypto.Secrets.randomHex(32);
+            var oidcUserinfo = probes.get("/oauth/userinfo.php", "Authorization", "Bearer " + unknownToken);
+            assertThat(oidcUserinfo.statusCode()).isEqualTo(503);
+            assertThat(oidcUserinfo.headers().firstValue("Retry-After")).isPresent();
+            assertThat(oidcUserinfo.body()).isEqualTo(standard503);
+            var introspection = probes.postForm("/oauth/introspect.php", Map.of("token", unknownToken,
+                    "client_id", client.clientId(), "client_secret", client.clientSecret()));
+            assertThat(introspection.statusCode()).isEqualTo(503);
+            assertThat(introspection.body()).isEqualTo(standard503);
             int duringOutage = seen.size();
             Thread.sleep(1500);
             long outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);

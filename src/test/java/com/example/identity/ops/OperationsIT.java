@@ -102,7 +102,7 @@ class OperationsIT {
         String email = "ops-" + UUID.randomUUID() + "@example.com";
         accounts.create("Olga", email, "ops-password-1234", Role.DEVELOPER_API);
         long owner = accounts.findByEmail(email).orElseThrow().getId();
-        var client = clients.register(owner, "Ops", "https://ops.example/cb");
+        var client = com.example.identity.support.FirstParty.register(clients, owner, "Ops", "https://ops.example/cb");
         var web = new WebClient(port);
         web.login(email, "wrong-password-1234");
         assertThat(web.login(email, "ops-password-1234").statusCode()).isEqualTo(302);

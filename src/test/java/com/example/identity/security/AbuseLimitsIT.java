@@ -105,9 +105,9 @@ class AbuseLimitsIT {
         for (int i = 0; i < 40; i++) {
             var issued = tokens.issueForClient(player.getId(), "game", Set.of("openid"), "auth-" + UUID.randomUUID(),
                     Duration.ofHours(1));
-            jdbc.update("update api_tokens set expires_at = ? where id = ?",
-                    Timestamp.from(Instant.now().minusSeconds(60)), issued.token().getId());
-            refused.add(issued.value());
+            jdbc.update("update api_tokens set expires_at = ? where token_digest = ?",
+                    Timestamp.from(Instant.now().minusSeconds(60)), com.example.identity.crypto.Secrets.sha256Hex(issued));
+            refused.add(issued);
         }
         for (int i = 0; i < 40; i++) {
             var issued = tokens.createPersonal(player.getId(), "revoked " + i);
@@ -314,7 +314,7 @@ class AbuseLimitsIT {
 
     ClientService.NewCredentials newClient(String name, String redirectUri) {
         long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
-        return clients.register(owner, name, redirectUri + "/" + UUID.randomUUID());
+        return com.example.identity.support.FirstParty.register(clients, owner, name, redirectUri + "/" + UUID.randomUUID());
     }
 
     static final String TOKEN = "/oauth/token.php";

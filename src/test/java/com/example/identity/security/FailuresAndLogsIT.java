@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -44,6 +45,9 @@ class FailuresAndLogsIT {
      */
     @Test
     void structuredLogsAreOneJsonObjectPerLineWithTheRequestIdAndNoSecret(CapturedOutput output) {
+        // Another application context of the test run may still be open in this JVM, and Spring Boot does not
+        // configure a Logback it finds configured already: forgotten, so that this application's settings apply
+        LoggingSystem.get(getClass().getClassLoader()).cleanUp();
         String[] ids = wholeFlowThenBrokenDatabase(output, "--logging.structured.format.console=ecs");
         var lines = output.getAll().lines().filter(line -> !line.isBlank()).toList();
         assertThat(lines).hasSizeGreaterThan(20);
@@ -83,7 +87,7 @@ class FailuresAndLogsIT {
             String email = "logs-" + UUID.randomUUID() + "@example.com";
             app.getBean(AccountService.class).create("Logs", email, password, Role.DEVELOPER_API);
             long owner = app.getBean(AccountService.class).findByEmail(email).orElseThrow().getId();
-            var client = app.getBean(ClientService.class).register(owner, "Logs", "https://logs.example/cb");
+            var client = com.example.identity.support.FirstParty.register(app.getBean(ClientService.class), owner, "Logs", "https://logs.example/cb");
 
             var web = new WebClient(port);
             web.login(email, "wrong-" + password);

@@ -2,6 +2,7 @@ package com.example.identity.support;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -28,5 +29,18 @@ public abstract class BrowserTest {
 
     protected String base() {
         return "http://localhost:" + port;
+    }
+
+    /** Types the e-mail and password into the login form the browser shows, sends it and waits for the answer. */
+    protected void submitLoginForm(String email, String password) {
+        browser.findElement(By.id("username")).sendKeys(email);
+        browser.findElement(By.id("password")).sendKeys(password);
+        Chromium.submit(browser, By.cssSelector("#login-form button[type=submit]"));
+    }
+
+    /** Opens the login page and logs in; the answer may be a second step, the caller looks. */
+    protected void logIn(String email, String password) {
+        browser.get(base() + "/login/");
+        submitLoginForm(email, password);
     }
 }

@@ -9,12 +9,19 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.Alert;
+import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Headless Chromium for browser tests, from Debian's {@code chromium} and {@code chromium-driver}
@@ -62,5 +69,51 @@ public final class Chromium {
         catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Clicks a button that submits a form and waits until the browser shows the answer: the old document
+     * has gone (a click returns before the navigation starts, so a lookup right after it may still see the
+     * page that sent the form).
+     */
+    public static void submit(WebDriver driver, By button) {
+        WebElement page = driver.findElement(By.tagName("html"));
+        driver.findElement(button).click();
+        new WebDriverWait(driver, Duration.ofSeconds(15)).until(d -> gone(page));
+    }
+
+    /**
+     * Whether the element's document has been replaced. Selenium's {@code stalenessOf} expects a
+     * {@link StaleElementReferenceException}; Chromium sometimes answers a lookup on a node of a document
+     * being replaced with "Node with given id does not belong to the document" instead, which means the same.
+     */
+    static boolean gone(WebElement element) {
+        try {
+            element.isEnabled();
+            return false;
+        }
+        catch (StaleElementReferenceException e) {
+            return true;
+        }
+        catch (WebDriverException e) {
+            if (e.getMessage() != null && e.getMessage().contains("does not belong to the document")) {
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    /** As {@link #submit}, for a button whose form asks {@code confirm()} first: accepts, then waits. */
+    public static void submitConfirming(WebDriver driver, By button) {
+        WebElement page = driver.findElement(By.tagName("html"));
+        driver.findElement(button).click();
+        Alert alert = new WebDriverWait(driver, Duration.ofSeconds(5)).until(ExpectedConditions.alertIsPresent());
+        alert.accept();
+        new WebDriverWait(driver, Duration.ofSeconds(15)).until(d -> gone(page));
+    }
+
+    /** The element, waiting up to 10 s for it to appear. */
+    public static WebElement find(WebDriver driver, By by) {
+        return new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(by));
     }
 }

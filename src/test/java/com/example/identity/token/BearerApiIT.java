@@ -140,10 +140,10 @@ class BearerApiIT {
         var owner = newUser(Role.USER, "Eli");
         var issued = tokens.issueForClient(owner.getId(), "demo-app", Set.of("openid"), "authz-" + UUID.randomUUID(),
                 Duration.ofHours(1));
-        jdbc.update("update api_tokens set expires_at = ? where id = ?", Timestamp.from(Instant.now().minusSeconds(1)),
-                issued.token().getId());
+        jdbc.update("update api_tokens set expires_at = ? where token_digest = ?", Timestamp.from(Instant.now().minusSeconds(1)),
+                com.example.identity.crypto.Secrets.sha256Hex(issued));
 
-        assertApiError(userinfo("Authorization", "Bearer " + issued.value()), 401, "Token inválido o revocado");
+        assertApiError(userinfo("Authorization", "Bearer " + issued), 401, "Token inválido o revocado");
     }
 
     @Test
@@ -152,12 +152,12 @@ class BearerApiIT {
         var issued = tokens.issueForClient(owner.getId(), "demo-app", Set.of("openid"), "authz-" + UUID.randomUUID(),
                 Duration.ofHours(1));
         Instant expiry = Instant.now().plusSeconds(3);
-        jdbc.update("update api_tokens set expires_at = ? where id = ?", Timestamp.from(expiry), issued.token().getId());
-        assertThat(userinfo("Authorization", "Bearer " + issued.value()).statusCode()).isEqualTo(200);
+        jdbc.update("update api_tokens set expires_at = ? where token_digest = ?", Timestamp.from(expiry), com.example.identity.crypto.Secrets.sha256Hex(issued));
+        assertThat(userinfo("Authorization", "Bearer " + issued).statusCode()).isEqualTo(200);
 
         Thread.sleep(Math.max(0, java.time.Duration.between(Instant.now(), expiry).toMillis()) + 100);
 
-        assertApiError(userinfo("Authorization", "Bearer " + issued.value()), 401, "Token inválido o revocado");
+        assertApiError(userinfo("Authorization", "Bearer " + issued), 401, "Token inválido o revocado");
     }
 
     @Test

@@ -21,13 +21,16 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  */
 class PersonalScopeMigrationIT {
 
+    /** As the application migrates an H2 database (spring.flyway.locations with {vendor} = h2). */
+    private static final String[] LOCATIONS = { "classpath:db/migration", "classpath:db/vendor/h2" };
+
     @Test
     void existingPersonalTokensKeepTheManagementRoutes() {
         var dataSource = new DriverManagerDataSource("jdbc:h2:mem:v10-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        var beforeV10 = Arrays.stream(Flyway.configure().dataSource(dataSource).load().info().all())
+        var beforeV10 = Arrays.stream(Flyway.configure().dataSource(dataSource).locations(LOCATIONS).load().info().all())
                 .map(MigrationInfo::getVersion).filter(v -> v.compareTo(MigrationVersion.fromVersion("10")) < 0)
                 .max(Comparator.naturalOrder()).orElseThrow();
-        Flyway.configure().dataSource(dataSource).target(beforeV10).load().migrate();
+        Flyway.configure().dataSource(dataSource).locations(LOCATIONS).target(beforeV10).load().migrate();
         var jdbc = new JdbcTemplate(dataSource);
         jdbc.update("insert into users (primer_nombre, correo, password_hash, rol, enabled, created_at, updated_at) "
                 + "values ('Old', 'old@example.com', 'x', 'developer_api', true, current_timestamp, current_timestamp)");
@@ -37,7 +40,7 @@ class PersonalScopeMigrationIT {
         jdbc.update("insert into api_tokens (user_id, name, token_digest, prefix, kind, client_id, scopes, created_at) "
                 + "values (?, 'OAuth x', ?, 'bbbbbbbb', 'oauth', 'x', 'openid email', current_timestamp)", user, "b".repeat(64));
 
-        Flyway.configure().dataSource(dataSource).load().migrate();
+        Flyway.configure().dataSource(dataSource).locations(LOCATIONS).load().migrate();
 
         assertThat(jdbc.query("select kind, personal_scope from api_tokens order by id",
                 (row, i) -> row.getString(1) + "=" + row.getString(2))).containsExactly("personal=gestion", "oauth=null");

@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import java.util.UUID;
 
-import jakarta.persistence.EntityManagerFactory;
+import java.util.concurrent.atomic.AtomicLong;
 
-import org.hibernate.SessionFactory;
-import org.hibernate.stat.Statistics;
-import org.junit.jupiter.api.BeforeEach;
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -23,19 +25,75 @@ import com.example.identity.client.ClientService;
 import com.example.identity.support.WebClient;
 
 /**
- * The hot paths' database work, counted with Hibernate statistics: a cached bearer token costs no
- * query; issuing a code costs one; a code exchange a small fixed number, whatever the data (no N+1).
+ * The hot paths' database work, counted at the JDBC level (datasource-proxy around the pool: every statement,
+ * whether Hibernate, Spring Session or a JdbcTemplate sends it, and every commit): a cached bearer token
+ * costs no query; issuing a code costs one statement; a code exchange a small fixed number, whatever the
+ * data (no N+1).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "spring.jpa.properties.hibernate.generate_statistics=true")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
 class QueryCountIT {
 
+    static final AtomicLong STATEMENTS = new AtomicLong();
+    static final AtomicLong COMMITS = new AtomicLong();
+    /**
+     * PostgreSQL NOTIFYs sent (common/CacheInvalidation): on PostgreSQL a failure spent from a shared budget
+     * is told to the other instances, one {@code pg_notify} per failure (decisions §13). Counted apart from
+     * the lookups; on H2 (one instance) there are none.
+     */
+    static final AtomicLong NOTIFIES = new AtomicLong();
+    /** Set while the thread serves an HTTP request: background jobs (the key version poll) are not counted. */
+    static final ThreadLocal<Boolean> SERVING = ThreadLocal.withInitial(() -> false);
+
+    @TestConfiguration
+    static class CountingDataSource {
+
+        @Bean
+        static BeanPostProcessor countStatements() {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String beanName) {
+                    if (!(bean instanceof DataSource dataSource) || bean instanceof net.ttddyy.dsproxy.support.ProxyDataSource) {
+                        return bean;
+                    }
+                    return net.ttddyy.dsproxy.support.ProxyDataSourceBuilder.create("counted", dataSource)
+                            .afterQuery((execution, queries) -> {
+                                if (SERVING.get()) {
+                                    for (var query : queries) {
+                                        boolean notify = query.getQuery().startsWith("select pg_notify(");
+                                        (notify ? NOTIFIES : STATEMENTS).incrementAndGet();
+                                    }
+                                }
+                            })
+                            .afterMethod(call -> {
+                                if (SERVING.get() && call.getMethod().getName().equals("commit")) {
+                                    COMMITS.incrementAndGet();
+                                }
+                            })
+                            .build();
+                }
+            };
+        }
+
+        @Bean
+        org.springframework.boot.web.servlet.FilterRegistrationBean<jakarta.servlet.Filter> markServing() {
+            var registration = new org.springframework.boot.web.servlet.FilterRegistrationBean<jakarta.servlet.Filter>(
+                    (request, response, chain) -> {
+                        SERVING.set(true);
+                        try {
+                            chain.doFilter(request, response);
+                        }
+                        finally {
+                            SERVING.set(false);
+                        }
+                    });
+            registration.setOrder(org.springframework.core.Ordered.HIGHEST_PRECEDENCE);
+            return registration;
+        }
+    }
+
     @LocalServerPort
     int port;
-
-    @Autowired
-    EntityManagerFactory entityManagerFactory;
 
     @Autowired
     ApiTokenService tokens;
@@ -46,15 +104,14 @@ class QueryCountIT {
     @Autowired
     ClientService clients;
 
-    Statistics statistics;
-
-    @BeforeEach
-    void statistics() {
-        statistics = entityManagerFactory.unwrap(SessionFactory.class).getStatistics();
+    static void clear() {
+        STATEMENTS.set(0);
+        COMMITS.set(0);
+        NOTIFIES.set(0);
     }
 
-    long queries() {
-        return statistics.getPrepareStatementCount();
+    static long queries() {
+        return STATEMENTS.get();
     }
 
     @Test
@@ -63,36 +120,58 @@ class QueryCountIT {
         String token = tokens.createPersonal(owner.getId(), "q").value();
         var web = new WebClient(port);
 
-        statistics.clear();
+        clear();
         assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode()).isEqualTo(200);
         assertThat(queries()).as("first call: the lookup and the last-use stamp").isEqualTo(2);
 
-        statistics.clear();
+        clear();
         for (int i = 0; i < 20; i++) {
             web.get("/api/userinfo.php", "Authorization", "Bearer " + token);
         }
         assertThat(queries()).as("cached: no query at all").isZero();
+        assertThat(NOTIFIES.get()).as("a success spends no shared budget: no NOTIFY either").isZero();
     }
 
-    /** A caller repeating an unknown token (a game with a stale token) is answered from the negative cache. */
+    /**
+     * A caller repeating an unknown token (a game with a stale token) is answered from the negative cache: no
+     * lookup. Each refusal still spends one failure of the address's {@code unknown-tokens-per-minute} budget,
+     * which on PostgreSQL is told to the other instances by one NOTIFY (decisions §13: the budget counts as
+     * one across instances); on H2 nothing is sent.
+     */
     @Test
     void aRepeatedUnknownTokenCostsOneQueryThenNone() {
         String unknown = com.example.identity.crypto.Secrets.randomHex(32);
         var web = new WebClient(port);
+        long notifiesPerFailure = onPostgres() ? 1 : 0;
 
-        statistics.clear();
+        clear();
         assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + unknown).statusCode()).isEqualTo(401);
         assertThat(queries()).as("first time: the lookup").isEqualTo(1);
+        assertThat(NOTIFIES.get()).as("the failure told to the other instances").isEqualTo(notifiesPerFailure);
 
-        statistics.clear();
+        clear();
         for (int i = 0; i < 20; i++) {
             assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + unknown).statusCode()).isEqualTo(401);
         }
-        assertThat(queries()).as("remembered as unknown: no query at all").isZero();
+        assertThat(queries()).as("remembered as unknown: no lookup at all").isZero();
+        assertThat(NOTIFIES.get()).as("each failure told once").isEqualTo(20 * notifiesPerFailure);
 
-        statistics.clear();
+        clear();
         assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer not-even-hex").statusCode()).isEqualTo(401);
-        assertThat(queries()).as("malformed: never a query").isZero();
+        assertThat(queries()).as("malformed: never a lookup").isZero();
+        assertThat(NOTIFIES.get()).as("a malformed token is a failure too").isEqualTo(notifiesPerFailure);
+    }
+
+    @Autowired
+    DataSource dataSource;
+
+    boolean onPostgres() {
+        try (var connection = dataSource.getConnection()) {
+            return connection.getMetaData().getDatabaseProductName().equals("PostgreSQL");
+        }
+        catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A token that exists but is revoked is looked up each time (its state can change), never cached as unknown. */
@@ -109,7 +188,7 @@ class QueryCountIT {
     @Test
     void codeExchangeCostsASmallFixedNumberOfQueries() {
         long dev = accounts.findByEmail("dev@example.com").orElseThrow().getId();
-        var client = clients.register(dev, "Q", "https://q.example/cb");
+        var client = com.example.identity.support.FirstParty.register(clients, dev, "Q", "https://q.example/cb");
         var web = new WebClient(port);
         web.login("dev@example.com", "dev-demo-password");
         Map<String, String> form = new java.util.HashMap<>(Map.of("grant_type", "authorization_code", "redirect_uri",
@@ -120,25 +199,26 @@ class QueryCountIT {
         long[] authorizeCounts = new long[3];
         long[] authorizeTransactions = new long[3];
         for (int i = 0; i < 3; i++) {
-            statistics.clear();
+            clear();
             var redirect = web.get("/oauth/authorize.php?response_type=code&client_id=" + client.clientId()
                     + "&redirect_uri=https%3A%2F%2Fq.example%2Fcb&scope=openid%20email%20profile&state=s&nonce=n");
             authorizeCounts[i] = queries();
-            authorizeTransactions[i] = statistics.getTransactionCount();
+            authorizeTransactions[i] = COMMITS.get();
             form.put("code", UriComponentsBuilder.fromUriString(WebClient.location(redirect)).build().getQueryParams()
                     .getFirst("code"));
-            statistics.clear();
+            clear();
             assertThat(web.postForm("/oauth/token.php", form).statusCode()).isEqualTo(200);
             counts[i] = queries();
-            transactions[i] = statistics.getTransactionCount();
+            transactions[i] = COMMITS.get();
         }
         assertThat(counts[1]).as("every exchange costs the same").isEqualTo(counts[2]);
-        assertThat(counts[2]).as("code lookup, user, mark used, token insert").isEqualTo(4);
-        assertThat(transactions).as("all four in one transaction, and no session read: one commit per exchange")
+        assertThat(counts[2]).as("code lookup with its owner (one join), mark used, token insert").isEqualTo(3);
+        assertThat(transactions).as("all three in one transaction, and no session read: one commit per exchange")
                 .containsOnly(1L);
-        assertThat(authorizeTransactions).as("the session's one read (web/SessionStore: its last access is not written"
-                + " again within a minute) and the code's insert").containsOnly(2L);
         assertThat(new long[] {authorizeCounts[1], authorizeCounts[2]})
-                .as("once the client is cached, a code is one INSERT (the session is in memory)").containsOnly(1L);
+                .as("once the client is cached: the session's one read (web/SessionStore: its last access is not "
+                        + "written again within a minute) and the code's INSERT").containsOnly(2L);
+        assertThat(new long[] {authorizeTransactions[1], authorizeTransactions[2]})
+                .as("the session's read in its transaction; the code's INSERT commits by itself").containsOnly(1L);
     }
 }
