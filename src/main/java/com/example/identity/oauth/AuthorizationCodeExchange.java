@@ -5,7 +5,6 @@ import java.security.MessageDigest;
 import java.security.Principal;
 import java.time.Clock;
 import java.util.Base64;
-import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
@@ -17,10 +16,8 @@ import org.springframework.security.oauth2.core.OAuth2RefreshToken;
 import org.springframework.security.oauth2.core.OAuth2Token;
 import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
 import org.springframework.security.oauth2.core.oidc.OidcScopes;
-import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
-import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AccessTokenAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
@@ -46,7 +43,6 @@ import com.example.identity.token.ApiTokenService;
  */
 class AuthorizationCodeExchange implements AuthenticationProvider {
 
-    private static final OAuth2TokenType ID_TOKEN = new OAuth2TokenType(OidcParameterNames.ID_TOKEN);
 
     private final DatabaseAuthorizationService authorizations;
     private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
@@ -190,16 +186,8 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
 
     /** The answer: the access token, and an {@code id_token} (signed after the commit) when {@code openid} was granted. */
     private Authentication tokens(Spent spent, OAuth2ClientAuthenticationToken clientPrincipal, RegisteredClient client) {
-        Map<String, Object> extra = Map.of();
-        if (spent.authorization().getAuthorizedScopes().contains(OidcScopes.OPENID)) {
-            OAuth2Token idToken = tokenGenerator.generate(spent.context().tokenType(ID_TOKEN).build());
-            if (idToken == null) {
-                throw TokenError.OIDC_KEY_MISSING.exception();
-            }
-            extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
-        }
-        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, spent.accessToken(),
-                spent.refreshToken(), extra);
+        return IssuedTokens.answer(tokenGenerator, spent.context(), spent.authorization().getAuthorizedScopes(), client,
+                clientPrincipal, spent.accessToken(), spent.refreshToken());
     }
 
     /**

@@ -3,7 +3,6 @@ package com.example.identity.oauth;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AuthenticationProvider;
@@ -13,10 +12,8 @@ import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.core.OAuth2RefreshToken;
 import org.springframework.security.oauth2.core.OAuth2Token;
 import org.springframework.security.oauth2.core.oidc.OidcScopes;
-import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
-import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AccessTokenAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2DeviceCodeAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
@@ -45,7 +42,6 @@ import com.example.identity.keys.SigningKeys;
  */
 final class DeviceCodeExchange implements AuthenticationProvider {
 
-    private static final OAuth2TokenType ID_TOKEN = new OAuth2TokenType(OidcParameterNames.ID_TOKEN);
     static final String UNKNOWN = "device_code inválido o ya utilizado";
 
     private final DeviceAuthorizations devices;
@@ -77,16 +73,7 @@ final class DeviceCodeExchange implements AuthenticationProvider {
         if (!DatabaseRegisteredClientRepository.isDevice(client)) {
             throw StandardError.unauthorizedClient("El flujo de dispositivo es solo para aplicaciones de tipo dispositivo");
         }
-        Exchanged exchanged;
-        try {
-            exchanged = transactions.execute(status -> exchange(grant, client));
-        }
-        catch (StandardError | TokenErrorException e) {
-            throw e;
-        }
-        catch (RuntimeException e) {
-            throw TokenError.internal(e);
-        }
+        Exchanged exchanged = IssuedTokens.inTransaction(transactions, status -> exchange(grant, client));
         DeviceAuthorization run = exchanged.poll().run();
         switch (exchanged.poll().outcome()) {
             case UNKNOWN -> throw StandardError.invalidGrant(UNKNOWN);
@@ -99,16 +86,8 @@ final class DeviceCodeExchange implements AuthenticationProvider {
                 // below
             }
         }
-        Map<String, Object> extra = Map.of();
-        if (exchanged.context().build().getAuthorizedScopes().contains(OidcScopes.OPENID)) {
-            OAuth2Token idToken = tokenGenerator.generate(exchanged.context().tokenType(ID_TOKEN).build());
-            if (idToken == null) {
-                throw TokenError.OIDC_KEY_MISSING.exception();
-            }
-            extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
-        }
-        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, exchanged.accessToken(),
-                exchanged.refreshToken(), extra);
+        return IssuedTokens.answer(tokenGenerator, exchanged.context(), exchanged.context().build().getAuthorizedScopes(),
+                client, clientPrincipal, exchanged.accessToken(), exchanged.refreshToken());
     }
 
     /** What the poll's transaction did: the poll, and for the one that spent an approved run, its tokens. */

@@ -17,10 +17,8 @@ import org.springframework.security.oauth2.core.OAuth2Token;
 import org.springframework.security.oauth2.core.oidc.IdTokenClaimNames;
 import org.springframework.security.oauth2.core.oidc.OidcIdToken;
 import org.springframework.security.oauth2.core.oidc.OidcScopes;
-import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
-import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AccessTokenAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2RefreshTokenAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
@@ -48,7 +46,6 @@ import com.example.identity.keys.SigningKeys;
  */
 final class RefreshTokenExchange implements AuthenticationProvider {
 
-    private static final OAuth2TokenType ID_TOKEN = new OAuth2TokenType(OidcParameterNames.ID_TOKEN);
     static final String INVALID = "refresh_token inválido, caducado o revocado";
     static final String REUSED = "refresh_token ya utilizado: se han revocado los tokens de esta autorización";
 
@@ -78,30 +75,13 @@ final class RefreshTokenExchange implements AuthenticationProvider {
         var clientPrincipal = (OAuth2ClientAuthenticationToken) grant.getPrincipal();
         RegisteredClient client = clientPrincipal.getRegisteredClient();
         ClientCredentialsChecks.revokedCheck(client);
-        Refreshed refreshed;
-        try {
-            refreshed = transactions.execute(status -> refresh(grant, client));
-        }
-        catch (StandardError | TokenErrorException e) {
-            throw e;
-        }
-        catch (RuntimeException e) {
-            throw TokenError.internal(e);
-        }
+        Refreshed refreshed = IssuedTokens.inTransaction(transactions, status -> refresh(grant, client));
         if (refreshed.accessToken() == null) {
             refreshTokens.reuseDetected(refreshed.record());
             throw StandardError.invalidGrant(REUSED);
         }
-        Map<String, Object> extra = Map.of();
-        if (refreshed.context().build().getAuthorizedScopes().contains(OidcScopes.OPENID)) {
-            OAuth2Token idToken = tokenGenerator.generate(refreshed.context().tokenType(ID_TOKEN).build());
-            if (idToken == null) {
-                throw TokenError.OIDC_KEY_MISSING.exception();
-            }
-            extra = Map.of(OidcParameterNames.ID_TOKEN, idToken.getTokenValue());
-        }
-        return new OAuth2AccessTokenAuthenticationToken(client, clientPrincipal, refreshed.accessToken(),
-                refreshed.refreshToken(), extra);
+        return IssuedTokens.answer(tokenGenerator, refreshed.context(), refreshed.context().build().getAuthorizedScopes(),
+                client, clientPrincipal, refreshed.accessToken(), refreshed.refreshToken());
     }
 
     /** What the refresh's transaction did: rotated the token for new ones, or found it already rotated. */
