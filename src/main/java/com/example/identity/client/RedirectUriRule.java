@@ -19,21 +19,32 @@ public final class RedirectUriRule {
     private RedirectUriRule() {
     }
 
-    /** The Spanish reason why {@code value} is refused, or empty when it is acceptable. */
-    public static Optional<String> problemWith(String value) {
+    /** {@code value} as a URI, or the reason it is not one: what both kinds of redirect URI check first. */
+    private record Parsed(URI uri, String problem) {
+    }
+
+    private static Parsed parse(String value) {
         if (value == null || value.isBlank()) {
-            return Optional.of("Falta el parámetro redirect_uri");
+            return new Parsed(null, "Falta el parámetro redirect_uri");
         }
         if (value.length() > MAX_LENGTH) {
-            return Optional.of("redirect_uri demasiado largo");
+            return new Parsed(null, "redirect_uri demasiado largo");
         }
-        URI uri;
         try {
-            uri = new URI(value);
+            return new Parsed(new URI(value), null);
         }
         catch (URISyntaxException e) {
-            return Optional.of("redirect_uri inválido: no es una URI válida");
+            return new Parsed(null, "redirect_uri inválido: no es una URI válida");
         }
+    }
+
+    /** The Spanish reason why {@code value} is refused, or empty when it is acceptable. */
+    public static Optional<String> problemWith(String value) {
+        Parsed parsed = parse(value);
+        if (parsed.problem() != null) {
+            return Optional.of(parsed.problem());
+        }
+        URI uri = parsed.uri();
         if (!value.equals(value.strip()) || !uri.isAbsolute() || uri.getRawAuthority() == null || uri.getHost() == null) {
             return Optional.of("redirect_uri inválido: debe ser una URI absoluta");
         }
@@ -65,19 +76,11 @@ public final class RedirectUriRule {
      * {@code com.example.juego:callback}); never a fragment or user info.
      */
     public static Optional<String> nativeProblemWith(String value) {
-        if (value == null || value.isBlank()) {
-            return Optional.of("Falta el parámetro redirect_uri");
+        Parsed parsed = parse(value);
+        if (parsed.problem() != null) {
+            return Optional.of(parsed.problem());
         }
-        if (value.length() > MAX_LENGTH) {
-            return Optional.of("redirect_uri demasiado largo");
-        }
-        URI uri;
-        try {
-            uri = new URI(value);
-        }
-        catch (URISyntaxException e) {
-            return Optional.of("redirect_uri inválido: no es una URI válida");
-        }
+        URI uri = parsed.uri();
         if (!value.equals(value.strip()) || !uri.isAbsolute() || uri.getRawFragment() != null || value.contains("#")
                 || uri.getRawUserInfo() != null) {
             return Optional.of("redirect_uri inválido: debe ser una URI absoluta sin fragmento ni usuario");
