@@ -37,10 +37,12 @@ class AccountBrowserIT extends BrowserTest {
 
         browser.get(base() + "/cuenta/");
         assertThat(browser.findElement(By.id("account-email")).getText()).isEqualTo(email);
+        assertThat(browser.findElements(By.id("throttled"))).as("nothing was refused").isEmpty();
         Chromium.screenshot(browser, "cuenta");
         Chromium.submit(browser, By.id("link-security"));
         assertThat(browser.findElements(By.cssSelector("#sessions-table tr[data-current=true]"))).hasSize(1);
         assertThat(browser.findElement(By.id("sessions-table")).getText()).contains("Chrome en Linux").contains("Esta sesión");
+        assertThat(browser.findElements(By.id("throttled"))).as("nothing was refused").isEmpty();
         Chromium.screenshot(browser, "cuenta-seguridad");
 
         Chromium.submit(browser, By.id("totp-enable"));
