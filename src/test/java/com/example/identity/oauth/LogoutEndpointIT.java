@@ -106,6 +106,8 @@ class LogoutEndpointIT extends OAuthTestBase {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.body()).contains("¿Cerrar la sesión?").contains("action=\"/logout\"")
                     .contains("name=\"_csrf\"");
+            assertThat(response.body()).as("the header shows who is logged in, as every page does")
+                    .contains("title=\"Mi cuenta\"").doesNotContain(">Iniciar sesión</a>");
             assertThat(sessionAlive(web)).isTrue();
         }
         var confirmed = web.postForm("/logout", Map.of("_csrf", WebClient.csrfOf(web.get(logoutUrl(Map.of())).body())));
