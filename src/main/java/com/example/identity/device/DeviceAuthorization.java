@@ -1,8 +1,6 @@
 package com.example.identity.device;
 
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -16,6 +14,8 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Transient;
 
 import org.springframework.data.domain.Persistable;
+
+import com.example.identity.common.SpaceSeparated;
 
 /**
  * One run of the device flow (RFC 8628): what a console asked for at {@code /oauth/device.php}, and what
@@ -126,7 +126,7 @@ public class DeviceAuthorization implements Persistable<String> {
     }
 
     public Set<String> scopes() {
-        return scopes.isEmpty() ? Set.of() : new LinkedHashSet<>(Arrays.asList(scopes.split(" ")));
+        return SpaceSeparated.words(scopes);
     }
 
     public Instant createdAt() {

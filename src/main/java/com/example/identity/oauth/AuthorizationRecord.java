@@ -1,7 +1,6 @@
 package com.example.identity.oauth;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -13,6 +12,8 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Transient;
 
 import org.springframework.data.domain.Persistable;
+
+import com.example.identity.common.SpaceSeparated;
 
 /**
  * One authorization granted at {@code /oauth/authorize.php} with its code (specification §2.4): bound to
@@ -185,7 +186,7 @@ class AuthorizationRecord implements Persistable<String> {
     }
 
     Set<String> scopes() {
-        return scopes.isEmpty() ? Set.of() : new LinkedHashSet<>(Arrays.asList(scopes.split(" ")));
+        return SpaceSeparated.words(scopes);
     }
 
     String redirectUri() {
@@ -221,19 +222,15 @@ class AuthorizationRecord implements Persistable<String> {
     }
 
     java.util.List<String> amr() {
-        return words(amr).stream().toList();
+        return SpaceSeparated.words(amr).stream().toList();
     }
 
     Set<String> idTokenClaims() {
-        return words(idTokenClaims);
+        return SpaceSeparated.words(idTokenClaims);
     }
 
     Set<String> userInfoClaims() {
-        return words(userInfoClaims);
+        return SpaceSeparated.words(userInfoClaims);
     }
 
-    private static Set<String> words(String spaceSeparated) {
-        return spaceSeparated == null || spaceSeparated.isEmpty() ? Set.of()
-                : new LinkedHashSet<>(Arrays.asList(spaceSeparated.split(" ")));
-    }
 }

@@ -1,8 +1,6 @@
 package com.example.identity.oauth;
 
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 import jakarta.persistence.Column;
@@ -11,6 +9,8 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+
+import com.example.identity.common.SpaceSeparated;
 
 /**
  * A refresh token (decisions §12.4): only its SHA-256 digest, the family it belongs to (the authorization
@@ -83,7 +83,7 @@ class RefreshTokenRecord {
     }
 
     Set<String> scopes() {
-        return scopes.isBlank() ? Set.of() : new LinkedHashSet<>(Arrays.asList(scopes.split(" ")));
+        return SpaceSeparated.words(scopes);
     }
 
     Instant createdAt() {

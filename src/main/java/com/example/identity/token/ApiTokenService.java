@@ -4,8 +4,6 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +31,7 @@ import com.example.identity.common.CacheInvalidation;
 import com.example.identity.common.LookupCache;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.common.SpaceSeparated;
 
 /**
  * The one place where API tokens are made, checked and revoked: the dashboard, the management routes,
@@ -219,8 +218,8 @@ public class ApiTokenService {
                     .filter(ApiTokenRepository.Row::enabled)
                     .filter(r -> r.clientRevokedAt() == null)
                     .map(r -> new Cached(new TokenOwner(r.tokenId(), r.userId(), r.primerNombre(), r.correo(),
-                            r.rol(), r.kind(), r.personalScope(), r.clientId(), scopes(r.scopes()),
-                            r.authorizationId(), scopes(r.userInfoClaims())), r.createdAt(), r.expiresAt(),
+                            r.rol(), r.kind(), r.personalScope(), r.clientId(), SpaceSeparated.words(r.scopes()),
+                            r.authorizationId(), SpaceSeparated.words(r.userInfoClaims())), r.createdAt(), r.expiresAt(),
                             r.lastUsedAt()))
                     .orElse(null);
             if (cached == null) {
@@ -449,9 +448,6 @@ public class ApiTokenService {
         return true;
     }
 
-    private static Set<String> scopes(String scopes) {
-        return scopes == null || scopes.isBlank() ? Set.of() : new LinkedHashSet<>(Arrays.asList(scopes.split(" ")));
-    }
 
     /** A token as it is shown once: {@code value} is the plain token. */
     public record IssuedToken(String value, ApiToken token) {
