@@ -4,6 +4,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -11,23 +12,22 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
-
-import com.example.identity.account.Role;
-import com.example.identity.login.LoginFailureHandler;
-import com.example.identity.login.LoginRedirectEntryPoint;
-import com.example.identity.login.LoginSuccessHandler;
-import com.example.identity.mfa.SecondStep;
-import com.example.identity.mfa.RecentLogin;
-import com.example.identity.oauth.ConfirmedLogoutRedirect;
-import com.example.identity.passkey.PasskeyLogin;
-import com.example.identity.passkey.PasskeyRegistration;
-import com.example.identity.passkey.Passkeys;
-import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.web.webauthn.authentication.WebAuthnAuthenticationFilter;
+
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordChangeGate;
 import com.example.identity.account.PasswordLogin;
+import com.example.identity.account.Role;
+import com.example.identity.login.LoginFailureHandler;
+import com.example.identity.login.LoginRedirectEntryPoint;
+import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.mfa.RecentLogin;
+import com.example.identity.mfa.SecondStep;
+import com.example.identity.oauth.ConfirmedLogoutRedirect;
+import com.example.identity.passkey.PasskeyLogin;
+import com.example.identity.passkey.PasskeyRegistration;
+import com.example.identity.passkey.Passkeys;
 
 /**
  * The last chain, matches everything the others do not: the pages people use in a browser
