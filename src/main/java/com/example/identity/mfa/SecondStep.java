@@ -19,9 +19,12 @@ import org.springframework.security.core.authority.FactorGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.context.SecurityContextRepository;
+import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.AccountService;
+import com.example.identity.account.UserAccount;
 import com.example.identity.passkey.Passkeys;
 
 /**
@@ -29,7 +32,13 @@ import com.example.identity.passkey.Passkeys;
  * {@code identity.mfa.required-roles}, is not logged in yet: {@link #begin} keeps the password's
  * authentication in the session as a {@link PendingLogin} and takes it out of the security context, so every
  * chain (pages, API, authorization server) sees the session as anonymous until {@link #complete} adds the
- * second factor and stores the authentication, under a new session id. Nothing else has to know.
+ * second factor and stores the authentication, under a new session id.
+ *
+ * <p>A pending login is a session like any other: it is indexed under the account's name
+ * ({@link FindByIndexNameSessionRepository#PRINCIPAL_NAME_INDEX_NAME}), so everything that ends an account's
+ * sessions (disabling it, a role change, a password reset or recovery, "cerrar las demás sesiones", a new second
+ * factor) ends it too, on every instance; and {@link #complete} reads the account again, so a login finished
+ * after the account was disabled or changed logs nobody in with what was captured before.
  */
 @Component
 public class SecondStep {
@@ -43,13 +52,15 @@ public class SecondStep {
     private final SecondFactors factors;
     private final Passkeys passkeys;
     private final MfaSettings settings;
+    private final AccountService accounts;
     private final Clock clock;
     private final SecurityContextRepository contexts = new HttpSessionSecurityContextRepository();
 
-    SecondStep(SecondFactors factors, Passkeys passkeys, MfaSettings settings, Clock clock) {
+    SecondStep(SecondFactors factors, Passkeys passkeys, MfaSettings settings, AccountService accounts, Clock clock) {
         this.factors = factors;
         this.passkeys = passkeys;
         this.settings = settings;
+        this.accounts = accounts;
         this.clock = clock;
     }
 
@@ -87,11 +98,7 @@ public class SecondStep {
             return null;
         }
         boolean hasSecondFactor = hasTotp || passkeys.hasAny(user.correo());
-        request.getSession().setAttribute(PENDING, new PendingLogin(password, redirect, !hasSecondFactor, 0));
-        var empty = SecurityContextHolder.createEmptyContext();
-        SecurityContextHolder.setContext(empty);
-        contexts.saveContext(empty, request, response);
-        return hasSecondFactor ? SecondStepController.PATH : SecondStepController.ENROL_PATH;
+        return waitFor(request, response, new PendingLogin(password, redirect, !hasSecondFactor, 0));
     }
 
     /**
@@ -105,11 +112,21 @@ public class SecondStep {
             @Nullable String redirect) {
         AccountPrincipal user = (AccountPrincipal) current.getPrincipal();
         boolean hasSecondFactor = factors.hasTotp(user.id()) || passkeys.hasAny(user.correo());
-        request.getSession().setAttribute(PENDING, new PendingLogin(current, redirect, !hasSecondFactor, 0));
+        return waitFor(request, response, new PendingLogin(current, redirect, !hasSecondFactor, 0));
+    }
+
+    /**
+     * The session is anonymous until the second step is done, but stays indexed under the account's name, so
+     * whatever ends the account's sessions ends this one too.
+     */
+    private String waitFor(HttpServletRequest request, HttpServletResponse response, PendingLogin pending) {
+        HttpSession session = request.getSession();
+        session.setAttribute(PENDING, pending);
+        session.setAttribute(FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME, pending.user().getUsername());
         var empty = SecurityContextHolder.createEmptyContext();
         SecurityContextHolder.setContext(empty);
         contexts.saveContext(empty, request, response);
-        return hasSecondFactor ? SecondStepController.PATH : SecondStepController.ENROL_PATH;
+        return pending.enrol() ? SecondStepController.ENROL_PATH : SecondStepController.PATH;
     }
 
     /** The login waiting in this session, if any. */
@@ -126,18 +143,32 @@ public class SecondStep {
         HttpSession session = request.getSession(false);
         if (session != null) {
             session.removeAttribute(PENDING);
+            // from here the security context (or its absence) names the session's owner
+            session.removeAttribute(FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME);
         }
     }
 
     /**
      * The second factor was proved: the session is logged in, with the password's factor and the TOTP
-     * factor (so the id_token's {@code amr} says {@code pwd otp mfa}), under a new session id.
+     * factor (so the id_token's {@code amr} says {@code pwd otp mfa}), under a new session id. The account is
+     * read again: its role and state are today's, not those of when the password was typed.
+     *
+     * @return false when the account can no longer log in (disabled or gone meanwhile): the login is forgotten
      */
-    void complete(HttpServletRequest request, HttpServletResponse response, PendingLogin pending) {
+    boolean complete(HttpServletRequest request, HttpServletResponse response, PendingLogin pending) {
         forget(request);
-        List<GrantedAuthority> authorities = new ArrayList<>(pending.password().getAuthorities());
+        AccountPrincipal user = accounts.findById(pending.user().id()).filter(UserAccount::isEnabled)
+                .map(AccountPrincipal::of).orElse(null);
+        if (user == null) {
+            return false;
+        }
+        user.eraseCredentials();
+        List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities());
+        pending.password().getAuthorities().stream().filter(FactorGrantedAuthority.class::isInstance)
+                .forEach(authorities::add);
         authorities.add(FactorGrantedAuthority.withAuthority(TOTP_AUTHORITY).issuedAt(clock.instant()).build());
-        login(request, response, pending.user(), authorities);
+        login(request, response, user, authorities);
+        return true;
     }
 
     /**

@@ -16,6 +16,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 import com.example.identity.abuse.LoginThrottle;
+import com.example.identity.account.AccountService;
+import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.login.LoginSuccessHandler;
 import com.example.identity.oauth.ReturnToApplication;
@@ -23,7 +25,7 @@ import com.example.identity.oauth.ReturnToApplication;
 /**
  * The pages of the login's second step (decisions §17): {@code /login/segundo-paso} asks for a code of the
  * authenticator app or a recovery code; {@code /login/segundo-paso/alta} sets TOTP up first, for an account
- * whose role requires a second factor and has none. Wrong codes are throttled like wrong passwords: each is a
+ * whose role requires a second factor and has none, with the account's password in the same form. Wrong codes are throttled like wrong passwords: each is a
  * failure of the login throttle's (e-mail, address) pair and of the account's and the address's budgets,
  * shared by every instance, and a locked pair is refused here as at the login page (429). The throttle counts
  * the login as a success only here, once it is whole. After 5 wrong codes the password must be typed again.
@@ -43,11 +45,12 @@ class SecondStepController {
     private final SecondFactors factors;
     private final LoginThrottle throttle;
     private final ApplicationEventPublisher events;
-
+    private final AccountService accounts;
     private final RegisteredClientRepository clients;
 
     SecondStepController(SecondStep step, SecondFactors factors, LoginThrottle throttle, ApplicationEventPublisher events,
-            RegisteredClientRepository clients) {
+            AccountService accounts, RegisteredClientRepository clients) {
+        this.accounts = accounts;
         this.clients = clients;
         this.step = step;
         this.factors = factors;
@@ -111,7 +114,9 @@ class SecondStepController {
                     + "ahora, o uno de tus códigos de recuperación.");
             return "login/second-step";
         }
-        step.complete(request, response, pending);
+        if (!step.complete(request, response, pending)) {
+            return "redirect:/login/?error=1";
+        }
         throttle.recordSuccess(email, address);
         events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED,
                 proof == SecondFactors.Proof.RECOVERY_CODE ? "con código de recuperación" : null, email));
@@ -131,9 +136,18 @@ class SecondStepController {
         return "login/second-step-enrol";
     }
 
+    /**
+     * Sets TOTP up on the way in. The account's password is asked in the same form, as at
+     * {@code /cuenta/seguridad/totp}: the login that waits here may be an old session that an application asked
+     * to step up ({@code acr_values=mfa}), and a session alone (left open, or a stolen cookie) must not put its
+     * own authenticator on the account. A wrong password is a failed login of the account from this address
+     * (the login throttle counts it, and refuses here as at the login page); after {@link SecondStep#MAX_FAILURES}
+     * wrong passwords or codes the login starts again. A factor added ends the account's other sessions and
+     * e-mails the address ({@link SecondFactorAdded}).
+     */
     @PostMapping(ENROL_PATH)
-    String enrol(@RequestParam(required = false) String codigo, HttpServletRequest request,
-            HttpServletResponse response, Model model) {
+    String enrol(@RequestParam(required = false) String codigo, @RequestParam(required = false) String contrasena,
+            HttpServletRequest request, HttpServletResponse response, Model model) {
         SecondStep.PendingLogin pending = SecondStep.pending(request);
         if (pending == null || !pending.enrol()) {
             return "redirect:/login/";
@@ -141,19 +155,51 @@ class SecondStepController {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         // the form's answer leads, through the authorization endpoint, to the application's address
         ReturnToApplication.allowFormsToReach(response, pending.redirect(), clients);
+        String email = pending.user().correo();
+        String address = LoginThrottle.addressOf(request);
+        if (throttle.refuse(email, address)) {
+            response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+            enrolment(request, email, model);
+            model.addAttribute("error", THROTTLED);
+            return "login/second-step-enrol";
+        }
+        // a wrong password is recorded as a failure of (e-mail, address) by the throttle (account/PasswordCheckFailed)
+        boolean passwordRight = accounts.passwordMatches(pending.user().id(), contrasena);
         String secret = (String) request.getSession().getAttribute(SECRET);
-        List<String> codes = secret == null ? List.of() : factors.enable(pending.user().id(), secret, codigo);
+        List<String> codes = !passwordRight || secret == null ? List.of()
+                : factors.enable(pending.user().id(), secret, codigo);
         if (codes.isEmpty()) {
+            if (!passwordRight) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "contraseña al activar el segundo factor",
+                        email));
+            }
+            SecondStep.PendingLogin failed = pending.failed();
+            if (failed.failures() >= SecondStep.MAX_FAILURES) {
+                SecondStep.forget(request);
+                return "redirect:/login/?error=1";
+            }
+            SecondStep.remember(request, failed);
             response.setStatus(HttpStatus.BAD_REQUEST.value());
-            enrolment(request, pending.user().correo(), model);
-            model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra ahora tu "
-                    + "aplicación de autenticación.");
+            enrolment(request, email, model);
+            if (!passwordRight) {
+                model.addAttribute("passwordError", "La contraseña no es correcta");
+            }
+            else {
+                model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra ahora tu "
+                        + "aplicación de autenticación.");
+            }
             return "login/second-step-enrol";
         }
         request.getSession().removeAttribute(SECRET);
-        step.complete(request, response, pending);
-        throttle.recordSuccess(pending.user().correo(), LoginThrottle.addressOf(request));
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, pending.user().correo()));
+        // the factor stands from here: the other sessions end and the address is told (SecondFactorAddedNotice),
+        // before the login changes this session's id (the stored session keeps its current one until the answer)
+        events.publishEvent(new SecondFactorAdded(pending.user().id(), email, SecondFactorAdded.Factor.TOTP,
+                request.getSession().getId(), request.getRemoteAddr()));
+        if (!step.complete(request, response, pending)) {
+            return "redirect:/login/?error=1";
+        }
+        throttle.recordSuccess(email, address);
+        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, email));
         model.addAttribute("codes", codes);
         model.addAttribute("next", LoginSuccessHandler.target(pending.password(), pending.redirect()));
         return "account/recovery-codes";

@@ -5,6 +5,7 @@ import java.util.List;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
@@ -17,13 +18,15 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
+import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.web.OpenSessions;
 
 /**
  * The second factor at {@code /cuenta/seguridad} (decisions §17): set up TOTP (QR code drawn on the
  * server, the secret also in text, a code to confirm), new recovery codes, and turning it off; all three ask
  * for the password (throttled as a login, abuse/LoginThrottleFilter). Setting it up or turning it off ends
- * every other session of the account, as a password change does; every change is audited ({@link SecondFactors}).
+ * every other session of the account, as a password change does, and setting it up e-mails the address
+ * ({@link SecondFactorAdded}); every change is audited ({@link SecondFactors}).
  */
 @Controller
 class TotpSettingsController {
@@ -34,12 +37,15 @@ class TotpSettingsController {
     private final SecondStep step;
     private final AccountService accounts;
     private final OpenSessions sessions;
+    private final ApplicationEventPublisher events;
 
-    TotpSettingsController(SecondFactors factors, SecondStep step, AccountService accounts, OpenSessions sessions) {
+    TotpSettingsController(SecondFactors factors, SecondStep step, AccountService accounts, OpenSessions sessions,
+            ApplicationEventPublisher events) {
         this.factors = factors;
         this.step = step;
         this.accounts = accounts;
         this.sessions = sessions;
+        this.events = events;
     }
 
     @GetMapping(PATH)
@@ -78,7 +84,9 @@ class TotpSettingsController {
         }
         request.getSession().removeAttribute(SecondStepController.SECRET);
         step.addFactor(request, response, authentication);
-        sessions.endOthers(user.correo(), request.getSession().getId());
+        // ends the other sessions and tells the address (SecondFactorAddedNotice)
+        events.publishEvent(new SecondFactorAdded(user.id(), user.correo(), SecondFactorAdded.Factor.TOTP,
+                request.getSession().getId(), request.getRemoteAddr()));
         model.addAttribute("codes", codes);
         model.addAttribute("next", "/cuenta/seguridad");
         return "account/recovery-codes";

@@ -7,6 +7,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -14,7 +15,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.mfa.RecentLogin;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.account.SecondFactorAdded;
 
 /**
  * In front of Spring Security's passkey registration ({@code POST /webauthn/register/options} and
@@ -22,8 +23,8 @@ import com.example.identity.web.OpenSessions;
  * account, so it is added only by a session that proved who it is recently ({@link RecentLogin}: its login,
  * or the password typed again at {@code /cuenta/seguridad}, within {@code identity.mfa.recent-login}); an
  * older one is answered 403 {@code {"error":"..."}} and the page asks for the password. A passkey added ends
- * every other session of the account, as a password change does (it may be an intruder's); the addition is
- * audited by {@link AuditedCredentials}.
+ * every other session of the account, as a password change does (it may be an intruder's), and the address is
+ * told ({@link SecondFactorAdded}); the addition is audited by {@link AuditedCredentials}.
  */
 public final class PasskeyRegistration extends OncePerRequestFilter {
 
@@ -33,12 +34,12 @@ public final class PasskeyRegistration extends OncePerRequestFilter {
 
     private final RecentLogin recentLogin;
     private final Passkeys passkeys;
-    private final OpenSessions sessions;
+    private final ApplicationEventPublisher events;
 
-    public PasskeyRegistration(RecentLogin recentLogin, Passkeys passkeys, OpenSessions sessions) {
+    public PasskeyRegistration(RecentLogin recentLogin, Passkeys passkeys, ApplicationEventPublisher events) {
         this.recentLogin = recentLogin;
         this.passkeys = passkeys;
-        this.sessions = sessions;
+        this.events = events;
     }
 
     private static String path(HttpServletRequest request) {
@@ -74,7 +75,9 @@ public final class PasskeyRegistration extends OncePerRequestFilter {
         int before = passkeys.of(user.correo()).size();
         chain.doFilter(request, response);
         if (passkeys.of(user.correo()).size() > before) {
-            sessions.endOthers(user.correo(), request.getSession().getId());
+            // ends the other sessions and tells the address (mfa/SecondFactorAddedNotice)
+            events.publishEvent(new SecondFactorAdded(user.id(), user.correo(), SecondFactorAdded.Factor.PASSKEY,
+                    request.getSession().getId(), request.getRemoteAddr()));
         }
     }
 }

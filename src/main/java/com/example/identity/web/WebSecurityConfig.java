@@ -41,7 +41,7 @@ class WebSecurityConfig {
     @Order(4)
     SecurityFilterChain webSecurityFilterChain(HttpSecurity http, LoginThrottle throttle,
             ApplicationEventPublisher events, UserDetailsService users, PasswordEncoder passwordEncoder,
-            SecondStep secondStep, RecentLogin recentLogin, Passkeys passkeys, OpenSessions sessions,
+            SecondStep secondStep, RecentLogin recentLogin, Passkeys passkeys,
             ConfirmedLogoutRedirect confirmedLogout) throws Exception {
         PasskeyLogin passkeyLogin = new PasskeyLogin(users, events, throttle);
         http
@@ -95,7 +95,7 @@ class WebSecurityConfig {
             .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
             // before Spring's passkey registration filters (the WebAuthn configurer adds them next to the
             // AuthorizationFilter later, at build time): a recent login first, the other sessions end after
-            .addFilterBefore(new PasskeyRegistration(recentLogin, passkeys, sessions), AuthorizationFilter.class)
+            .addFilterBefore(new PasskeyRegistration(recentLogin, passkeys, events), AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
                 // a page whose form ends at an application's address widens form-action by it (PagePolicy)

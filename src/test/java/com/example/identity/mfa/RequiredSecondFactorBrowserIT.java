@@ -30,6 +30,7 @@ class RequiredSecondFactorBrowserIT extends BrowserTest {
         Chromium.screenshot(browser, "segundo-paso-alta");
         String secret = browser.findElement(By.id("totp-secret")).getText();
         browser.findElement(By.id("codigo")).sendKeys(TotpCodes.now(secret, 0));
+        browser.findElement(By.id("totp-password")).sendKeys("correct-password-123");
         Chromium.submit(browser, By.cssSelector("#totp-form button[type=submit]"));
         Chromium.submit(browser, By.id("recovery-continue"));
         assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/dashboard/developer.php");

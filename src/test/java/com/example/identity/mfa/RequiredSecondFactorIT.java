@@ -50,11 +50,11 @@ class RequiredSecondFactorIT {
         Matcher m = SECRET.matcher(page.body());
         assertThat(m.find()).isTrue();
         HttpResponse<String> wrong = web.postForm("/login/segundo-paso/alta", Map.of("codigo", "12345",
-                "_csrf", WebClient.csrfOf(page.body())));
+                "contrasena", "correct-password-123", "_csrf", WebClient.csrfOf(page.body())));
         assertThat(wrong.statusCode()).isEqualTo(400);
         assertThat(wrong.body()).contains("id=\"totp-secret\">" + m.group(1) + "<");
         HttpResponse<String> done = web.postForm("/login/segundo-paso/alta", Map.of("codigo", TotpCodes.now(m.group(1), 0),
-                "_csrf", WebClient.csrfOf(wrong.body())));
+                "contrasena", "correct-password-123", "_csrf", WebClient.csrfOf(wrong.body())));
         assertThat(done.statusCode()).isEqualTo(200);
         assertThat(done.body()).contains("id=\"recovery-codes\"").contains("href=\"/dashboard/developer.php\"");
         assertThat(web.get("/dashboard/developer.php").statusCode()).isEqualTo(200);

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import com.example.identity.account.Role;
 import com.example.identity.mfa.TotpCodes;
+import com.example.identity.support.MailFiles;
 import com.example.identity.support.WebClient;
 import com.nimbusds.jwt.JWTParser;
 
@@ -174,6 +175,49 @@ class SecondFactorIT extends OAuthTestBase {
         assertThat(web.get("/cuenta/").statusCode()).isEqualTo(302);
     }
 
+    /**
+     * A login waiting at its second step is a session of the account like any other: disabling the account (and
+     * so a role change, a password reset) or "cerrar las demás sesiones" ends it on every instance, and the code
+     * typed afterwards logs nobody in. And should the account change in a way that ends no session, the login
+     * that completes reads it again: a disabled account is not logged in with what the password step captured.
+     */
+    @Test
+    void aLoginWaitingForItsSecondStepEndsWithTheAccountsSessions() {
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+
+        Enrolled disabled = enrolled(new WebClient(ISSUER));
+        var waiting = new WebClient(ISSUER);
+        assertThat(passwordLogin(waiting, disabled.email(), null)).isEqualTo("/login/segundo-paso");
+        String csrf = waiting.csrfFrom("/login/segundo-paso");
+        assertThat(accounts.disable(new com.example.identity.account.Caller(admin, true),
+                accounts.findByEmail(disabled.email()).orElseThrow().getId())).isTrue();
+        assertThat(WebClient.location(waiting.get("/login/segundo-paso"))).as("the session ended").isEqualTo("/login/");
+        HttpResponse<String> late = waiting.postForm("/login/segundo-paso", Map.of("codigo",
+                TotpCodes.now(disabled.secret(), 1), "_csrf", csrf));
+        assertThat(late.statusCode()).isIn(302, 403);
+        assertThat(WebClient.location(waiting.get("/cuenta/"))).startsWith("/login/");
+
+        var laptop = new WebClient(ISSUER);
+        Enrolled ended = enrolled(laptop);
+        var phone = new WebClient(ISSUER);
+        assertThat(passwordLogin(phone, ended.email(), null)).isEqualTo("/login/segundo-paso");
+        assertThat(laptop.get("/cuenta/seguridad").body()).contains("Te quedan");
+        HttpResponse<String> others = laptop.postForm("/cuenta/seguridad/sesiones/cerrar-otras",
+                Map.of("_csrf", laptop.csrfFrom("/cuenta/seguridad")));
+        assertThat(WebClient.location(others)).isEqualTo("/cuenta/seguridad?cerradas=1");
+        assertThat(WebClient.location(phone.get("/login/segundo-paso"))).as("the waiting login ended").isEqualTo("/login/");
+        assertThat(laptop.get("/cuenta/").statusCode()).isEqualTo(200);
+
+        Enrolled quiet = enrolled(new WebClient(ISSUER));
+        var slow = new WebClient(ISSUER);
+        assertThat(passwordLogin(slow, quiet.email(), null)).isEqualTo("/login/segundo-paso");
+        // disabled behind the service's back (no event, no session ended): the completion must still refuse it
+        jdbc.update("update users set enabled = false where correo = ?", quiet.email());
+        HttpResponse<String> refused = secondStep(slow, TotpCodes.now(quiet.secret(), 1));
+        assertThat(WebClient.location(refused)).isEqualTo("/login/?error=1");
+        assertThat(WebClient.location(slow.get("/cuenta/"))).startsWith("/login/");
+    }
+
     @Test
     void turningItOffNeedsThePassword() {
         var web = new WebClient(ISSUER);
@@ -190,11 +234,18 @@ class SecondFactorIT extends OAuthTestBase {
                 .isEqualTo(2);
     }
 
+    /**
+     * An application that demands a second factor ({@code acr_values=mfa}) of a session that has none: the
+     * session sets one up on the way, but only with the account's password in the same form. A session alone (a
+     * laptop left open, a stolen cookie) must not put its own authenticator on the account.
+     */
     @Test
-    void anApplicationThatDemandsMfaGetsIt() throws Exception {
+    void anApplicationThatDemandsMfaGetsItOnlyWithThePassword() throws Exception {
         String email = "acr-" + UUID.randomUUID() + "@example.com";
         accounts.create("Ana", email, "correct-password-123", Role.USER);
         var web = new WebClient(ISSUER);
+        var phone = new WebClient(ISSUER);
+        assertThat(phone.login(email, "correct-password-123").statusCode()).isEqualTo(302);
         assertThat(web.login(email, "correct-password-123").statusCode()).isEqualTo(302);
         var client = newClient();
 
@@ -208,12 +259,33 @@ class SecondFactorIT extends OAuthTestBase {
         HttpResponse<String> demanded = web.get(authorize);
         assertThat(WebClient.location(demanded)).isEqualTo("/login/segundo-paso/alta");
         HttpResponse<String> page = web.get("/login/segundo-paso/alta");
+        assertThat(page.body()).contains("id=\"totp-password\"");
         Matcher m = SECRET.matcher(page.body());
         assertThat(m.find()).isTrue();
-        HttpResponse<String> codes = web.postForm("/login/segundo-paso/alta", Map.of("codigo", TotpCodes.now(m.group(1), 0),
-                "_csrf", WebClient.csrfOf(page.body())));
+        String secret = m.group(1);
+
+        // the code alone, or with a wrong password, adds nothing
+        HttpResponse<String> without = web.postForm("/login/segundo-paso/alta", Map.of("codigo",
+                TotpCodes.now(secret, 0), "_csrf", WebClient.csrfOf(page.body())));
+        assertThat(without.statusCode()).isEqualTo(400);
+        assertThat(without.body()).contains("La contraseña no es correcta").contains("id=\"totp-secret\">" + secret + "<");
+        HttpResponse<String> wrong = web.postForm("/login/segundo-paso/alta", Map.of("codigo", TotpCodes.now(secret, 0),
+                "contrasena", "not-the-password", "_csrf", WebClient.csrfOf(without.body())));
+        assertThat(wrong.statusCode()).isEqualTo(400);
+        assertThat(wrong.body()).contains("La contraseña no es correcta");
+        assertThat(jdbc.queryForObject("select count(*) from user_totp t join users u on u.id = t.user_id "
+                + "where u.correo = ?", Integer.class, email)).isZero();
+        assertThat(phone.get("/cuenta/").statusCode()).as("nothing added, nothing ended").isEqualTo(200);
+
+        HttpResponse<String> codes = web.postForm("/login/segundo-paso/alta", Map.of("codigo", TotpCodes.now(secret, 0),
+                "contrasena", "correct-password-123", "_csrf", WebClient.csrfOf(wrong.body())));
         assertThat(codes.statusCode()).isEqualTo(200);
         assertThat(codes.body()).contains("href=\"" + authorize.replace("&", "&amp;") + "\"");
+        // a new way into the account: the other sessions end and the address is told
+        assertThat(phone.get("/cuenta/").statusCode()).as("the other session ended").isEqualTo(302);
+        var notice = MailFiles.newest(email, "Se ha añadido un segundo factor a tu cuenta");
+        assertThat(MailFiles.text(notice)).contains("Se ha añadido una aplicación de autenticación a tu cuenta " + email)
+                .contains("Las demás sesiones de tu cuenta se han cerrado.");
         HttpResponse<String> granted = web.get(authorize);
         String location = WebClient.location(granted);
         assertThat(location).startsWith(client.redirectUri() + "?code=");
@@ -295,7 +367,7 @@ class SecondFactorIT extends OAuthTestBase {
                     assertThat(m.find()).isTrue();
                     secret = m.group(1);
                     HttpResponse<String> codes = web.postForm(at, Map.of("codigo", TotpCodes.now(secret, step++),
-                            "_csrf", WebClient.csrfOf(page.body())));
+                            "contrasena", "correct-password-123", "_csrf", WebClient.csrfOf(page.body())));
                     assertThat(codes.statusCode()).isEqualTo(200);
                     Matcher next = Pattern.compile("href=\"([^\"]*)\" class=\"button primary\" id=\"recovery-continue\"")
                             .matcher(codes.body());

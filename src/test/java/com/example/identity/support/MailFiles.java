@@ -59,6 +59,11 @@ public final class MailFiles {
         return m.groupCount() > 0 ? m.group(1) : m.group();
     }
 
+    /** The message's plain text, as a mail client shows it. */
+    public static String text(MimeMessage message) throws Exception {
+        return text(message.getContent());
+    }
+
     private static String text(Object content) throws Exception {
         if (content instanceof String s) {
             return s;
