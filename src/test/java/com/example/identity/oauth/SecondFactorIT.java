@@ -74,11 +74,13 @@ class SecondFactorIT extends OAuthTestBase {
     }
 
     @Test
-    void withTotpAPasswordAloneLogsInNowhereAndTheCodeCompletesTheLogin() {
+    void withTotpAPasswordAloneLogsInNowhereAndTheCodeCompletesTheLogin() throws Exception {
         var first = new WebClient(ISSUER);
         var other = new WebClient(ISSUER);
         Enrolled account = enrolledWithOtherSession(first, other);
         assertThat(other.get("/cuenta/").statusCode()).as("setting TOTP up ends the other sessions").isEqualTo(302);
+        assertThat(MailFiles.text(MailFiles.newest(account.email(), "Se ha añadido un segundo factor a tu cuenta")))
+                .contains("Se ha añadido una aplicación de autenticación a tu cuenta " + account.email());
         assertThat(first.get("/cuenta/seguridad").body()).contains("Te quedan <strong id=\"recovery-left\">10</strong>");
 
         var web = new WebClient(ISSUER);

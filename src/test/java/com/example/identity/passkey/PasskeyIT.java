@@ -34,6 +34,7 @@ import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.Chromium;
+import com.example.identity.support.MailFiles;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
 import com.nimbusds.jwt.JWTParser;
@@ -126,6 +127,9 @@ class PasskeyIT {
         // a new way into the account ends the other sessions, as a password change does
         assertThat(otherSession.get("/cuenta/").statusCode()).isEqualTo(302);
         assertThat(WebClient.location(otherSession.get("/cuenta/"))).startsWith("/login/");
+        // and the address is told
+        assertThat(MailFiles.text(MailFiles.newest(email, "Se ha añadido un segundo factor a tu cuenta")))
+                .contains("Se ha añadido una llave de acceso a tu cuenta " + email);
         browser.get(BASE + "/cuenta/");
         assertThat(browser.findElement(By.id("account-email")).getText()).as("this session stays").isEqualTo(email);
 
