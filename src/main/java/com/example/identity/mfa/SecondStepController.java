@@ -87,35 +87,38 @@ class SecondStepController {
         model.addAttribute("totp", step.hasTotp(pending.user()));
         model.addAttribute("passkey", step.hasPasskey(pending.user()));
         model.addAttribute("redirect", pending.redirect());
-        if (throttle.refuse(email, address)) {
-            // the pair is locked or waiting, whether by wrong passwords or wrong codes: the login page's words
-            response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
-            model.addAttribute("error", THROTTLED);
-            return "login/second-step";
-        }
-        SecondFactors.Proof proof = factors.verify(pending.user().id(), codigo);
-        if (proof == SecondFactors.Proof.NONE) {
-            boolean locked = throttle.recordFailure(email, address);
-            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "segundo factor", email));
-            if (locked) {
-                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, email));
+        // the code's unit is taken before it is checked, so simultaneous guesses cannot all pass the throttle
+        try (LoginThrottle.Attempt attempt = throttle.tryAcquire(email, address)) {
+            if (attempt == null) {
+                // the pair is locked or waiting, whether by wrong passwords or wrong codes: the login page's words
+                response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+                model.addAttribute("error", THROTTLED);
+                return "login/second-step";
             }
-            SecondStep.PendingLogin failed = pending.failed();
-            if (failed.failures() >= SecondStep.MAX_FAILURES) {
-                SecondStep.forget(request);
-                return "redirect:/login/?error=1";
+            SecondFactors.Proof proof = factors.verify(pending.user().id(), codigo);
+            if (proof == SecondFactors.Proof.NONE) {
+                boolean locked = attempt.failed();
+                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "segundo factor", email));
+                if (locked) {
+                    events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, email));
+                }
+                SecondStep.PendingLogin failed = pending.failed();
+                if (failed.failures() >= SecondStep.MAX_FAILURES) {
+                    SecondStep.forget(request);
+                    return "redirect:/login/?error=1";
+                }
+                SecondStep.remember(request, failed);
+                response.setStatus(HttpStatus.BAD_REQUEST.value());
+                model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra tu "
+                        + "aplicación ahora, o uno de tus códigos de recuperación.");
+                return "login/second-step";
             }
-            SecondStep.remember(request, failed);
-            response.setStatus(HttpStatus.BAD_REQUEST.value());
-            model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra tu aplicación "
-                    + "ahora, o uno de tus códigos de recuperación.");
-            return "login/second-step";
+            step.complete(request, response, pending);
+            attempt.succeeded();
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED,
+                    proof == SecondFactors.Proof.RECOVERY_CODE ? "con código de recuperación" : null, email));
+            return "redirect:" + LoginSuccessHandler.target(pending.password(), pending.redirect());
         }
-        step.complete(request, response, pending);
-        throttle.recordSuccess(email, address);
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED,
-                proof == SecondFactors.Proof.RECOVERY_CODE ? "con código de recuperación" : null, email));
-        return "redirect:" + LoginSuccessHandler.target(pending.password(), pending.redirect());
     }
 
     @GetMapping(ENROL_PATH)

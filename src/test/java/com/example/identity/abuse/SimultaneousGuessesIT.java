@@ -33,6 +33,7 @@ import org.springframework.test.context.ActiveProfiles;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.mfa.SecondFactors;
+import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.WebClient;
 
 /**
@@ -256,5 +257,45 @@ class SimultaneousGuessesIT {
         assertThat(throttle.isBlocked(email, address)).isTrue();
         assertThat(WebClient.location(new WebClient(port).login(email, PASSWORD))).as("the owner from elsewhere")
                 .isEqualTo("/");
+    }
+
+    @Test
+    void simultaneousWrongCodesAtTheSecondStepCheckNoMoreCodesThanThePairsBudget() throws Exception {
+        String email = newAccount();
+        String secret = factors.newSecret();
+        long id = accounts.findByEmail(email).orElseThrow().getId();
+        assertThat(factors.enable(id, secret, TotpCodes.now(secret, 0))).hasSize(10);
+        String wrong = ProofThrottleIT.wrongCode(secret);
+        String address = "203.0.113.91";
+        // 20 logins of the right password, one after another, each waiting at the second step
+        List<WebClient> browsers = new ArrayList<>();
+        List<String> csrf = new ArrayList<>();
+        for (int i = 0; i < ATTEMPTS; i++) {
+            var web = new WebClient(port);
+            assertThat(WebClient.location(login(web, web.csrfFrom("/login/"), address, email, PASSWORD)))
+                    .isEqualTo("/login/segundo-paso");
+            browsers.add(web);
+            csrf.add(web.csrfFrom("/login/segundo-paso"));
+        }
+        GATE.arm(ATTEMPTS, Long.valueOf(id)::equals);
+
+        List<HttpResponse<String>> answers = simultaneously(ATTEMPTS,
+                i -> browsers.get(i).postForm("/login/segundo-paso", Map.of("codigo", wrong, "_csrf", csrf.get(i)),
+                        "X-Forwarded-For", address),
+                answer -> answer.statusCode() == 429);
+
+        assertThat(GATE.evaluated()).as("wrong codes checked").isEqualTo(PAIR_BUDGET);
+        assertThat(answers).filteredOn(answer -> answer.statusCode() == 400).hasSize(PAIR_BUDGET);
+        assertThat(answers).filteredOn(answer -> answer.statusCode() == 429).hasSize(ATTEMPTS - PAIR_BUDGET);
+        assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'LOGIN_FAILED' and actor = ? "
+                + "and subject = 'segundo factor'", Integer.class, email)).isEqualTo(PAIR_BUDGET);
+        assertThat(auditRows("LOGIN_LOCKED", email)).as("the 5th failure locks, once").isEqualTo(1);
+        assertThat(throttle.isBlocked(email, address)).isTrue();
+        var owner = new WebClient(port);
+        assertThat(WebClient.location(login(owner, owner.csrfFrom("/login/"), "198.51.100.91", email, PASSWORD)))
+                .isEqualTo("/login/segundo-paso");
+        HttpResponse<String> done = owner.postForm("/login/segundo-paso", Map.of("codigo", TotpCodes.now(secret, 1),
+                "_csrf", owner.csrfFrom("/login/segundo-paso")), "X-Forwarded-For", "198.51.100.91");
+        assertThat(WebClient.location(done)).as("the owner from elsewhere").isEqualTo("/");
     }
 }
