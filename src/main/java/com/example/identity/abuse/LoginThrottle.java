@@ -3,8 +3,11 @@ package com.example.identity.abuse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -59,6 +62,37 @@ import io.github.bucket4j.TimeMeter;
  * the account exists or not, so the answer says nothing about which accounts exist. Everything runs
  * on the application's {@link Clock}, so tests move time instead of sleeping.
  * <p>
+ * <b>One unit taken before the proof is checked</b> (issue 25). Whatever checks a proof of an account (a
+ * password, a second step's code) first takes an {@link Attempt} with {@link #tryAcquire(String, String)}:
+ * atomically, it refuses the attempt if the attempts already under way, should they all fail, would lock the
+ * pair or make this attempt wait (the pair's delay, or the account's or the address's delay unless the pair is
+ * a known address); else it holds one unit of each budget until the proof is checked. Then exactly one of:
+ * <ul>
+ * <li>{@link Attempt#failed()}: a wrong proof; the unit stays spent as one failure (as
+ * {@link #recordFailure(String, String)}), counted once however often it is called;</li>
+ * <li>{@link Attempt#succeeded()}: a whole login; the unit is given back and the pair forgiven (as
+ * {@link #recordSuccess(String, String)});</li>
+ * <li>{@link Attempt#close()}: neither (a right password before the second step, hashing too busy, an error):
+ * the unit is given back and nothing is counted; after either of the others it does nothing.</li>
+ * </ul>
+ * So simultaneous guesses of one pair get no more evaluations than the budget: 5 without the delays, 2 with them
+ * (the 2nd failure delays the next attempt). {@link LoginThrottleFilter} takes the attempt of the login form and
+ * of the account forms and keeps it as the request's {@link #attemptOf}; the failure and success handlers, and
+ * the {@link PasswordCheckFailed} and {@link PasswordChanged} listeners here, settle it with
+ * {@link #recordFailure(HttpServletRequest, String)} and {@link #recordSuccess(HttpServletRequest, String)}. A
+ * page that checks a proof itself (mfa/SecondStepController) does it with try-with-resources:
+ * <pre>{@code
+ * try (LoginThrottle.Attempt attempt = throttle.tryAcquire(email, LoginThrottle.addressOf(request))) {
+ *     if (attempt == null) { ... refused: "Demasiados intentos", 429 ... }
+ *     if (!proofHolds) { boolean locked = attempt.failed(); ... }
+ *     else { attempt.succeeded(); ... }   // or nothing (closed) if the login is not whole yet
+ * }
+ * }</pre>
+ * Attempts under way are held in this instance's memory: the units are atomic on one instance; simultaneous
+ * attempts spread over several instances are each held on their own, and their failures reach the others as
+ * below. An attempt left neither settled nor closed (a bug) stops holding its unit after
+ * {@link #ATTEMPT_TTL}.
+ * <p>
  * Several instances count as one (decisions §13): every failure and every success is applied here and
  * sent to every other instance ({@link CacheInvalidation#publish}, PostgreSQL NOTIFY, delivered within
  * milliseconds), which applies it to its own copy of the state; so five failures spread over two instances
@@ -101,6 +135,16 @@ public class LoginThrottle {
     private final BiConsumer<String, String> toOthers;
     /** Where locks and known addresses last; null in unit tests (memory only). */
     private final @Nullable LoginPairs lasting;
+    /**
+     * The attempts taken and not yet settled nor closed, oldest first; guarded by itself, which makes taking
+     * an attempt (the check and the unit) one step.
+     */
+    private final Set<Attempt> underWay = new LinkedHashSet<>();
+
+    /** How long an attempt holds its unit at most, should it never be settled nor closed. */
+    static final Duration ATTEMPT_TTL = Duration.ofMinutes(1);
+    /** The request attribute that holds the request's {@link Attempt} ({@link LoginThrottleFilter}). */
+    static final String ATTEMPT = LoginThrottle.class.getName() + ".attempt";
 
     /** Topics of what other instances count: {@code <length of address>:<address><account>}. */
     static final String FAILURES = "login-failure";
@@ -171,11 +215,23 @@ public class LoginThrottle {
         return ClientAddress.key(request);
     }
 
-    /** Whether a login attempt for {@code username} from {@code address} must be refused now. */
+    /**
+     * Whether a login attempt for {@code username} from {@code address} must be refused now, by the failures
+     * counted (the attempts under way left out: {@link #tryAcquire} counts them).
+     */
     public boolean isBlocked(String username, String address) {
         String account = key(username);
-        String pair = pair(account, address);
-        Instant now = clock.instant();
+        return blocked(account, address, pair(account, address), clock.instant(), 0, 0, 0);
+    }
+
+    /**
+     * Whether an attempt must be refused now, the attempts under way of its pair, account and address counted
+     * as the failures they may turn out to be: refused if they would lock the pair, or make this attempt wait
+     * (the pair's delay from its 2nd failure; an account's or an address's delay once its budget is spent, not
+     * for a known address).
+     */
+    private boolean blocked(String account, String address, String pair, Instant now, int ofPair, int ofAccount,
+            int ofAddress) {
         if (locked(pair, now)) {
             return true;
         }
@@ -183,15 +239,37 @@ public class LoginThrottle {
         if (delay != null && now.isBefore(delay.notBefore())) {
             return true;
         }
+        boolean delays = !settings.delayBase().isZero();
+        if (ofPair > 0) {
+            Bucket bucket = pairs.getIfPresent(pair);
+            long left = bucket == null ? settings.maxFailuresPerPair() : bucket.getAvailableTokens();
+            int failures = delay == null ? 0 : delay.failures();
+            if (ofPair >= left || delays && failures + ofPair >= 2) {
+                return true;
+            }
+        }
         Instant knownUntil = known.getIfPresent(pair);
         if (knownUntil != null && now.isBefore(knownUntil)) {
             return false;
         }
-        return delayed(accounts, account, now) || delayed(addresses, address, now);
+        return delayed(accounts, account, now) || delayed(addresses, address, now)
+                || delays && (spentBy(accounts, account, settings.maxFailuresPerAccount(), ofAccount)
+                        || spentBy(addresses, address, settings.maxFailuresPerAddress(), ofAddress));
+    }
+
+    /** Whether {@code underWay} failures would spend a key's budget and start its delay. */
+    private static boolean spentBy(Cache<String, Budget> budgets, String key, int capacity, int underWay) {
+        if (underWay == 0) {
+            return false;
+        }
+        Budget budget = budgets.getIfPresent(key);
+        return underWay > (budget == null ? capacity : budget.bucket.getAvailableTokens());
     }
 
     /**
-     * {@link #isBlocked} that also counts a refusal, for the audit trail's "refused N times" row.
+     * {@link #isBlocked} that also counts a refusal, for the audit trail's "refused N times" row. A check
+     * only: a page that goes on to check a proof takes its unit with {@link #tryAcquire} instead, or
+     * simultaneous guesses all pass this check before the first is counted.
      *
      * @return whether the attempt is refused
      */
@@ -199,13 +277,96 @@ public class LoginThrottle {
         if (!isBlocked(username, address)) {
             return false;
         }
+        countRefusal(username);
+        return true;
+    }
+
+    /**
+     * Takes one unit of every budget for an attempt of {@code username} from {@code address}, before its proof
+     * is checked (see the class comment): null when the attempt is refused, the refusal counted for the audit
+     * trail as {@link #refuse} counts it. The caller settles or closes the attempt.
+     */
+    public @Nullable Attempt tryAcquire(String username, String address) {
+        String account = key(username);
+        String pair = pair(account, address);
+        synchronized (underWay) {
+            Instant now = clock.instant();
+            int ofPair = 0;
+            int ofAccount = 0;
+            int ofAddress = 0;
+            for (Iterator<Attempt> i = underWay.iterator(); i.hasNext();) {
+                Attempt other = i.next();
+                if (!other.taken.plus(ATTEMPT_TTL).isAfter(now)) {
+                    i.remove();
+                    continue;
+                }
+                ofPair += other.pair.equals(pair) ? 1 : 0;
+                ofAccount += other.account.equals(account) ? 1 : 0;
+                ofAddress += other.address.equals(address) ? 1 : 0;
+            }
+            if (!blocked(account, address, pair, now, ofPair, ofAccount, ofAddress)) {
+                Attempt attempt = new Attempt(account, address, pair, now);
+                underWay.add(attempt);
+                return attempt;
+            }
+        }
+        countRefusal(username);
+        return null;
+    }
+
+    /**
+     * {@link #tryAcquire(String, String)} for this request's address, kept as the request's attempt
+     * ({@link #attemptOf}), so that a wrong password found by a service further down ({@link PasswordCheckFailed})
+     * settles this attempt instead of counting a second failure (mfa/SecondStepController's enrolment).
+     */
+    public @Nullable Attempt tryAcquire(HttpServletRequest request, String username) {
+        Attempt attempt = tryAcquire(username, addressOf(request));
+        if (attempt != null) {
+            request.setAttribute(ATTEMPT, attempt);
+        }
+        return attempt;
+    }
+
+    /** The attempt {@link LoginThrottleFilter} (or {@link #tryAcquire(HttpServletRequest, String)}) took for this request, if any. */
+    public static @Nullable Attempt attemptOf(HttpServletRequest request) {
+        return request.getAttribute(ATTEMPT) instanceof Attempt attempt ? attempt : null;
+    }
+
+    /**
+     * A wrong proof of {@code username} in this request: the request's attempt of that account fails (its unit
+     * stays spent), or, without one, a failure is recorded as {@link #recordFailure(String, String)} does.
+     *
+     * @return whether this failure locked the pair
+     */
+    public boolean recordFailure(HttpServletRequest request, String username) {
+        Attempt attempt = attemptOf(request);
+        if (attempt != null && attempt.isOpenFor(key(username))) {
+            return attempt.failed();
+        }
+        return recordFailure(username, addressOf(request));
+    }
+
+    /**
+     * A whole login of {@code username} in this request: the request's attempt of that account succeeds (its
+     * unit given back), or, without one, a success is recorded as {@link #recordSuccess(String, String)} does.
+     */
+    public void recordSuccess(HttpServletRequest request, String username) {
+        Attempt attempt = attemptOf(request);
+        if (attempt != null && attempt.isOpenFor(key(username))) {
+            attempt.succeeded();
+        }
+        else {
+            recordSuccess(username, addressOf(request));
+        }
+    }
+
+    private void countRefusal(String username) {
         String actor = AuditEvent.attemptedAccount(username);
         if (refused.size() < MAX_KEYS || refused.containsKey(actor)) {
             refused.computeIfAbsent(actor, k -> new AtomicLong()).incrementAndGet();
         } else {
             refused.computeIfAbsent(AuditEvent.attemptedAccount(null), k -> new AtomicLong()).incrementAndGet();
         }
-        return true;
     }
 
     /**
@@ -231,12 +392,12 @@ public class LoginThrottle {
     public boolean recordFailure(String username, String address) {
         String account = key(username);
         toOthers.accept(FAILURES, message(account, address));
-        return failure(account, address, true);
+        return lastingLock(failure(account, address));
     }
 
     /** A failure another instance counted. */
     void failureElsewhere(String message) {
-        fromMessage(message, (account, address) -> failure(account, address, false));
+        fromMessage(message, this::failure);
     }
 
     /** A success another instance saw. */
@@ -255,8 +416,12 @@ public class LoginThrottle {
         accountAndAddress.accept(message.substring(end), message.substring(colon + 1, end));
     }
 
-    /** {@code here}: this instance saw it (and records what lasts); else another instance's message. */
-    private boolean failure(String account, String address, boolean here) {
+    /**
+     * Counts a failure in this instance's memory.
+     *
+     * @return the pair's lock when this failure locked it, else null
+     */
+    private @Nullable PairLock failure(String account, String address) {
         String pair = pair(account, address);
         Instant now = clock.instant();
         spend(accounts, account, settings.maxFailuresPerAccount(), settings.accountWindow(), now);
@@ -273,7 +438,7 @@ public class LoginThrottle {
                 .build());
         bucket.tryConsume(1);
         if (bucket.getAvailableTokens() > 0) {
-            return false;
+            return null;
         }
         if (pairLocks.size() >= MAX_KEYS) {
             pairLocks.values().removeIf(until -> !until.isAfter(now));
@@ -282,10 +447,23 @@ public class LoginThrottle {
         pairLocks.put(pair, until);
         pairs.asMap().remove(pair, bucket);
         pairDelays.invalidate(pair);
-        if (here) {
-            last(() -> lasting.lock(pair, until));
+        return new PairLock(pair, until);
+    }
+
+    /**
+     * Stores the lock a failure seen here made, if any, for instances started later.
+     *
+     * @return whether there was one
+     */
+    private boolean lastingLock(@Nullable PairLock lock) {
+        if (lock == null) {
+            return false;
         }
+        last(() -> lasting.lock(lock.pair(), lock.until()));
         return true;
+    }
+
+    private record PairLock(String pair, Instant until) {
     }
 
     /**
@@ -334,7 +512,7 @@ public class LoginThrottle {
     @EventListener
     void onPasswordCheckFailed(PasswordCheckFailed event) {
         HttpServletRequest request = currentRequest();
-        if (request != null && recordFailure(event.correo(), addressOf(request))) {
+        if (request != null && recordFailure(request, event.correo())) {
             events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, event.correo()));
         }
     }
@@ -344,7 +522,7 @@ public class LoginThrottle {
     void onPasswordChanged(PasswordChanged event) {
         HttpServletRequest request = currentRequest();
         if (request != null) {
-            recordSuccess(event.correo(), addressOf(request));
+            recordSuccess(request, event.correo());
         }
     }
 
@@ -410,6 +588,83 @@ public class LoginThrottle {
     /** A pair's key, here and in the database: the SHA-256 hex of {@code <account>|<address>}. */
     static String pair(String account, String address) {
         return Secrets.sha256Hex(account + "|" + address);
+    }
+
+    /**
+     * One unit of every budget that applies to an attempt, taken by {@link #tryAcquire} before the attempt's
+     * proof is checked; settled once by {@link #failed} or {@link #succeeded}, or given back by {@link #close}.
+     */
+    public final class Attempt implements AutoCloseable {
+        private final String account;
+        private final String address;
+        private final String pair;
+        private final Instant taken;
+        /** Guarded by {@link #underWay}. */
+        private boolean open = true;
+
+        private Attempt(String account, String address, String pair, Instant taken) {
+            this.account = account;
+            this.address = address;
+            this.pair = pair;
+            this.taken = taken;
+        }
+
+        /**
+         * The proof was wrong: the unit stays spent, one failure of the pair, the account and the address (as
+         * {@link LoginThrottle#recordFailure(String, String)}, told to the other instances). Once only: called
+         * again, or after {@link #succeeded} or {@link #close}, it counts nothing.
+         *
+         * @return whether this failure locked the pair (a new lock starts)
+         */
+        public boolean failed() {
+            PairLock lock;
+            synchronized (underWay) {
+                if (!open) {
+                    return false;
+                }
+                open = false;
+                // counted before the unit is let go, in one step: no attempt taken meanwhile sees neither
+                lock = failure(account, address);
+                underWay.remove(this);
+            }
+            toOthers.accept(FAILURES, message(account, address));
+            return lastingLock(lock);
+        }
+
+        /**
+         * The login is whole: the unit is given back, and the pair forgiven and made a known address (as
+         * {@link LoginThrottle#recordSuccess(String, String)}). Once only, like {@link #failed}.
+         */
+        public void succeeded() {
+            if (release()) {
+                toOthers.accept(SUCCESSES, message(account, address));
+                success(account, address, true);
+            }
+        }
+
+        /** Gives the unit back without counting anything, unless the attempt was settled already. */
+        @Override
+        public void close() {
+            release();
+        }
+
+        /** Whether this attempt is still open and of that account (an account's key). */
+        boolean isOpenFor(String accountKey) {
+            synchronized (underWay) {
+                return open && account.equals(accountKey);
+            }
+        }
+
+        private boolean release() {
+            synchronized (underWay) {
+                if (!open) {
+                    return false;
+                }
+                open = false;
+                underWay.remove(this);
+                return true;
+            }
+        }
     }
 
     private record Backoff(int failures, Instant notBefore) {

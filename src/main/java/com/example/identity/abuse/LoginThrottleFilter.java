@@ -17,11 +17,15 @@ import com.example.identity.common.LocalRedirect;
 
 /**
  * Guards every form that checks a password: the login, and each form where a logged-in user confirms a change
- * with the current password ({@link #PASSWORD_FORMS}). Runs before the password is checked: a throttled
- * attempt goes back to its page with {@code bloqueado} ("try later"), the same for every e-mail address, and
- * no password hashing is spent on it. A wrong password at any of them is a failed login of that account from
- * that address ({@code account/PasswordCheckFailed}), so they share one budget with the login and with the
- * second step's codes (mfa/SecondStepController, which checks the same throttle itself).
+ * with the current password ({@link #PASSWORD_FORMS}). Runs before the password is checked and takes the
+ * attempt's unit of the throttle then ({@link LoginThrottle#tryAcquire}), kept as the request's
+ * {@link LoginThrottle#attemptOf} until the request ends, so simultaneous guesses cannot all pass before the
+ * first is counted. A throttled attempt goes back to its page with {@code bloqueado} ("try later"), the same for
+ * every e-mail address, and no password hashing is spent on it. A wrong password at any of them is a failed
+ * login of that account from that address ({@code account/PasswordCheckFailed}), so they share one budget with
+ * the login and with the second step's codes (mfa/SecondStepController, which takes its own attempt). An
+ * attempt that the request settled neither way (a right password before the second step, or no password
+ * checked at all) is given back when the request ends.
  */
 public class LoginThrottleFilter extends OncePerRequestFilter {
 
@@ -59,24 +63,33 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String page = PASSWORD_FORMS.get(path(request));
+        String username;
         if (page != null) {
             // the current-password check of a logged-in user counts as a login of that account from here
             Authentication user = SecurityContextHolder.getContext().getAuthentication();
-            if (user != null && user.getPrincipal() instanceof AccountPrincipal account
-                    && throttle.refuse(account.getUsername(), LoginThrottle.addressOf(request))) {
-                response.sendRedirect(request.getContextPath()
-                        + LocalRedirect.pageWithRedirect(page, "bloqueado", request.getParameter("redirect")));
+            if (!(user != null && user.getPrincipal() instanceof AccountPrincipal account)) {
+                chain.doFilter(request, response);
                 return;
             }
-            chain.doFilter(request, response);
-            return;
+            username = account.getUsername();
         }
-        if (throttle.refuse(request.getParameter("username"), LoginThrottle.addressOf(request))) {
+        else {
+            page = LOGIN;
+            username = request.getParameter("username");
+        }
+        LoginThrottle.Attempt attempt = throttle.tryAcquire(username, LoginThrottle.addressOf(request));
+        if (attempt == null) {
             // counted, not one audit row each: LoginThrottle writes one row per account with the count
             response.sendRedirect(request.getContextPath()
-                    + LocalRedirect.pageWithRedirect("/login/", "bloqueado", request.getParameter("redirect")));
+                    + LocalRedirect.pageWithRedirect(page, "bloqueado", request.getParameter("redirect")));
             return;
         }
-        chain.doFilter(request, response);
+        request.setAttribute(LoginThrottle.ATTEMPT, attempt);
+        try (attempt) {
+            chain.doFilter(request, response);
+        }
+        finally {
+            request.removeAttribute(LoginThrottle.ATTEMPT);
+        }
     }
 }

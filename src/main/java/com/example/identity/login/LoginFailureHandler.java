@@ -33,13 +33,19 @@ public class LoginFailureHandler implements AuthenticationFailureHandler {
     public void onAuthenticationFailure(HttpServletRequest request, HttpServletResponse response,
             AuthenticationException exception) throws IOException {
         if (PasswordHashingBusy.isCauseOf(exception)) {
-            // not a wrong password: nothing is counted; the error page says "try again in a few seconds"
+            // not a wrong password: nothing is counted (the attempt's unit is given back); the error page says
+            // "try again in a few seconds"
+            LoginThrottle.Attempt attempt = LoginThrottle.attemptOf(request);
+            if (attempt != null) {
+                attempt.close();
+            }
             response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(PasswordHashingBusy.RETRY_AFTER_SECONDS));
             response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             return;
         }
         String actor = AuditEvent.attemptedAccount(request.getParameter("username"));
-        boolean locked = throttle.recordFailure(request.getParameter("username"), LoginThrottle.addressOf(request));
+        // the unit the attempt took before the hash stays spent (abuse/LoginThrottleFilter)
+        boolean locked = throttle.recordFailure(request, request.getParameter("username"));
         events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null, actor));
         if (locked) {
             events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, actor));

@@ -47,12 +47,18 @@ public class LoginSuccessHandler implements AuthenticationSuccessHandler {
         // an account with a second factor (or whose role requires one) is not logged in yet (mfa/SecondStep)
         String secondStepPage = secondStep.begin(request, response, authentication, redirect);
         if (secondStepPage != null) {
+            // neither a failure nor a success yet: the attempt's unit is given back before the browser can
+            // send the code, which takes a unit of its own (mfa/SecondStepController)
+            LoginThrottle.Attempt attempt = LoginThrottle.attemptOf(request);
+            if (attempt != null) {
+                attempt.close();
+            }
             response.sendRedirect(request.getContextPath() + secondStepPage);
             return;
         }
         // only a whole login is a success of the throttle (the pair's failures forgiven, the address known): a
         // right password before the second step forgives nothing, or wrong codes would never add up to a lock
-        throttle.recordSuccess(request.getParameter("username"), LoginThrottle.addressOf(request));
+        throttle.recordSuccess(request, request.getParameter("username"));
         events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, authentication.getName()));
         response.sendRedirect(request.getContextPath() + target(authentication, redirect));
     }

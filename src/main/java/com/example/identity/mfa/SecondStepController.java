@@ -90,37 +90,40 @@ class SecondStepController {
         model.addAttribute("totp", step.hasTotp(pending.user()));
         model.addAttribute("passkey", step.hasPasskey(pending.user()));
         model.addAttribute("redirect", pending.redirect());
-        if (throttle.refuse(email, address)) {
-            // the pair is locked or waiting, whether by wrong passwords or wrong codes: the login page's words
-            response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
-            model.addAttribute("error", THROTTLED);
-            return "login/second-step";
-        }
-        SecondFactors.Proof proof = factors.verify(pending.user().id(), codigo);
-        if (proof == SecondFactors.Proof.NONE) {
-            boolean locked = throttle.recordFailure(email, address);
-            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "segundo factor", email));
-            if (locked) {
-                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, email));
+        // the code's unit is taken before it is checked, so simultaneous guesses cannot all pass the throttle
+        try (LoginThrottle.Attempt attempt = throttle.tryAcquire(email, address)) {
+            if (attempt == null) {
+                // the pair is locked or waiting, whether by wrong passwords or wrong codes: the login page's words
+                response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+                model.addAttribute("error", THROTTLED);
+                return "login/second-step";
             }
-            SecondStep.PendingLogin failed = pending.failed();
-            if (failed.failures() >= SecondStep.MAX_FAILURES) {
-                SecondStep.forget(request);
-                return "redirect:/login/?error=1";
+            SecondFactors.Proof proof = factors.verify(pending.user().id(), codigo);
+            if (proof == SecondFactors.Proof.NONE) {
+                boolean locked = attempt.failed();
+                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "segundo factor", email));
+                if (locked) {
+                    events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, email));
+                }
+                SecondStep.PendingLogin failed = pending.failed();
+                if (failed.failures() >= SecondStep.MAX_FAILURES) {
+                    SecondStep.forget(request);
+                    return "redirect:/login/?error=1";
+                }
+                SecondStep.remember(request, failed);
+                response.setStatus(HttpStatus.BAD_REQUEST.value());
+                model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra tu "
+                        + "aplicación ahora, o uno de tus códigos de recuperación.");
+                return "login/second-step";
             }
-            SecondStep.remember(request, failed);
-            response.setStatus(HttpStatus.BAD_REQUEST.value());
-            model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra tu aplicación "
-                    + "ahora, o uno de tus códigos de recuperación.");
-            return "login/second-step";
+            if (!step.complete(request, response, pending)) {
+                return "redirect:/login/?error=1"; // disabled meanwhile: the unit is given back, nothing counted
+            }
+            attempt.succeeded();
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED,
+                    proof == SecondFactors.Proof.RECOVERY_CODE ? "con código de recuperación" : null, email));
+            return "redirect:" + LoginSuccessHandler.target(pending.password(), pending.redirect());
         }
-        if (!step.complete(request, response, pending)) {
-            return "redirect:/login/?error=1";
-        }
-        throttle.recordSuccess(email, address);
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED,
-                proof == SecondFactors.Proof.RECOVERY_CODE ? "con código de recuperación" : null, email));
-        return "redirect:" + LoginSuccessHandler.target(pending.password(), pending.redirect());
     }
 
     @GetMapping(ENROL_PATH)
@@ -156,53 +159,61 @@ class SecondStepController {
         // the form's answer leads, through the authorization endpoint, to the application's address
         ReturnToApplication.allowFormsToReach(response, pending.redirect(), clients);
         String email = pending.user().correo();
-        String address = LoginThrottle.addressOf(request);
-        if (throttle.refuse(email, address)) {
-            response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
-            enrolment(request, email, model);
-            model.addAttribute("error", THROTTLED);
-            return "login/second-step-enrol";
-        }
-        // a wrong password is recorded as a failure of (e-mail, address) by the throttle (account/PasswordCheckFailed)
-        boolean passwordRight = accounts.passwordMatches(pending.user().id(), contrasena);
-        String secret = (String) request.getSession().getAttribute(SECRET);
-        List<String> codes = !passwordRight || secret == null ? List.of()
-                : factors.enable(pending.user().id(), secret, codigo);
-        if (codes.isEmpty()) {
-            if (!passwordRight) {
-                events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "contraseña al activar el segundo factor",
-                        email));
+        // the password's unit is taken before it is checked; a wrong one settles it (account/PasswordCheckFailed)
+        try (LoginThrottle.Attempt attempt = throttle.tryAcquire(request, email)) {
+            if (attempt == null) {
+                response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+                enrolment(request, email, model);
+                model.addAttribute("error", THROTTLED);
+                return "login/second-step-enrol";
             }
-            SecondStep.PendingLogin failed = pending.failed();
-            if (failed.failures() >= SecondStep.MAX_FAILURES) {
-                SecondStep.forget(request);
+            boolean passwordRight = accounts.passwordMatches(pending.user().id(), contrasena);
+            String secret = (String) request.getSession().getAttribute(SECRET);
+            List<String> codes = !passwordRight || secret == null ? List.of()
+                    : factors.enable(pending.user().id(), secret, codigo);
+            if (codes.isEmpty()) {
+                return enrolmentRefused(pending, passwordRight, request, response, model);
+            }
+            request.getSession().removeAttribute(SECRET);
+            // the factor stands from here: the other sessions end and the address is told (SecondFactorAddedNotice),
+            // before the login changes this session's id (the stored session keeps its current one until the answer)
+            events.publishEvent(new SecondFactorAdded(pending.user().id(), email, SecondFactorAdded.Factor.TOTP,
+                    request.getSession().getId(), request.getRemoteAddr()));
+            if (!step.complete(request, response, pending)) {
                 return "redirect:/login/?error=1";
             }
-            SecondStep.remember(request, failed);
-            response.setStatus(HttpStatus.BAD_REQUEST.value());
-            enrolment(request, email, model);
-            if (!passwordRight) {
-                model.addAttribute("passwordError", "La contraseña no es correcta");
-            }
-            else {
-                model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra ahora tu "
-                        + "aplicación de autenticación.");
-            }
-            return "login/second-step-enrol";
+            attempt.succeeded();
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, email));
+            model.addAttribute("codes", codes);
+            model.addAttribute("next", LoginSuccessHandler.target(pending.password(), pending.redirect()));
+            return "account/recovery-codes";
         }
-        request.getSession().removeAttribute(SECRET);
-        // the factor stands from here: the other sessions end and the address is told (SecondFactorAddedNotice),
-        // before the login changes this session's id (the stored session keeps its current one until the answer)
-        events.publishEvent(new SecondFactorAdded(pending.user().id(), email, SecondFactorAdded.Factor.TOTP,
-                request.getSession().getId(), request.getRemoteAddr()));
-        if (!step.complete(request, response, pending)) {
+    }
+
+    /** A wrong password or code at the enrolment: the form again, or the login page after too many. */
+    private String enrolmentRefused(SecondStep.PendingLogin pending, boolean passwordRight, HttpServletRequest request,
+            HttpServletResponse response, Model model) {
+        String email = pending.user().correo();
+        if (!passwordRight) {
+            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "contraseña al activar el segundo factor",
+                    email));
+        }
+        SecondStep.PendingLogin failed = pending.failed();
+        if (failed.failures() >= SecondStep.MAX_FAILURES) {
+            SecondStep.forget(request);
             return "redirect:/login/?error=1";
         }
-        throttle.recordSuccess(email, address);
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, email));
-        model.addAttribute("codes", codes);
-        model.addAttribute("next", LoginSuccessHandler.target(pending.password(), pending.redirect()));
-        return "account/recovery-codes";
+        SecondStep.remember(request, failed);
+        response.setStatus(HttpStatus.BAD_REQUEST.value());
+        enrolment(request, email, model);
+        if (!passwordRight) {
+            model.addAttribute("passwordError", "La contraseña no es correcta");
+        }
+        else {
+            model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra ahora tu "
+                    + "aplicación de autenticación.");
+        }
+        return "login/second-step-enrol";
     }
 
     /** The secret being set up (kept in the session until confirmed) and its QR code. */

@@ -8,6 +8,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -321,6 +326,146 @@ class LoginThrottleTest {
         nodes[1].recordSuccess("spread@example.com", "10.0.0.9");
         assertThat(nodes[0].isBlocked("spread@example.com", "10.0.0.9")).isFalse();
         assertThat(nodes[1].isBlocked("spread@example.com", "10.0.0.9")).isFalse();
+    }
+
+    /** {@code count} threads each take an attempt of one pair at once; the attempts taken (refused: null). */
+    private static List<LoginThrottle.Attempt> simultaneously(LoginThrottle throttle, int count, String email,
+            String address) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(count);
+        try {
+            var go = new CountDownLatch(1);
+            List<Future<LoginThrottle.Attempt>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                futures.add(pool.submit(() -> {
+                    assertThat(go.await(10, TimeUnit.SECONDS)).isTrue();
+                    return throttle.tryAcquire(email, address);
+                }));
+            }
+            go.countDown();
+            List<LoginThrottle.Attempt> attempts = new ArrayList<>();
+            for (var future : futures) {
+                attempts.add(future.get(10, TimeUnit.SECONDS));
+            }
+            return attempts;
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void simultaneousAttemptsOfAPairTakeNoMoreUnitsThanItsBudgetAndTheirFailuresLockIt() throws Exception {
+        var throttle = withoutDelays();
+        List<LoginThrottle.Attempt> attempts = simultaneously(throttle, 20, "g@example.com", "10.0.0.1");
+        List<LoginThrottle.Attempt> taken = attempts.stream().filter(a -> a != null).toList();
+        assertThat(taken).as("20 at once, none settled yet: the pair's 5").hasSize(5);
+        assertThat(throttle.isBlocked("g@example.com", "10.0.0.1")).as("nothing counted yet").isFalse();
+        assertThat(throttle.tryAcquire("g@example.com", "10.0.0.2")).as("the account from elsewhere").isNotNull();
+        assertThat(throttle.tryAcquire("h@example.com", "10.0.0.1")).as("another account from there").isNotNull();
+
+        List<Boolean> locked = taken.stream().map(LoginThrottle.Attempt::failed).toList();
+        assertThat(locked).containsExactly(false, false, false, false, true);
+        assertThat(throttle.isBlocked("g@example.com", "10.0.0.1")).isTrue();
+        events.clear();
+        throttle.flushRefused();
+        assertThat(events).as("the refused attempts are counted for the audit trail").containsExactly(
+                new AuditEvent(AuditEvent.Type.LOGIN_REFUSED, "15 intentos rechazados", "g@example.com"));
+    }
+
+    @Test
+    void withTheDelaysOnTheAttemptsUnderWayMayNotMakeTheNextOneWait() {
+        var throttle = shipped();
+        var first = throttle.tryAcquire("i@example.com", "10.0.0.1");
+        var second = throttle.tryAcquire("i@example.com", "10.0.0.1");
+        assertThat(first).isNotNull();
+        assertThat(second).as("were the first to fail, this would be the 1st failure").isNotNull();
+        assertThat(throttle.tryAcquire("i@example.com", "10.0.0.1")).as("the 2nd failure would delay this one")
+                .isNull();
+        first.failed();
+        second.failed();
+        assertThat(throttle.isBlocked("i@example.com", "10.0.0.1")).as("1 s after the 2nd failure").isTrue();
+        clock.advance(Duration.ofMillis(1001));
+        var third = throttle.tryAcquire("i@example.com", "10.0.0.1");
+        assertThat(third).isNotNull();
+        assertThat(throttle.tryAcquire("i@example.com", "10.0.0.1")).as("while the 3rd is checked").isNull();
+        third.close();
+        assertThat(throttle.tryAcquire("i@example.com", "10.0.0.1")).as("the 3rd given back").isNotNull();
+    }
+
+    @Test
+    void anAttemptThatSucceedsGivesItsUnitBackAndForgivesThePair() {
+        var throttle = withoutDelays();
+        for (int i = 0; i < 4; i++) {
+            throttle.recordFailure("j@example.com", "10.0.0.1");
+        }
+        var fifth = throttle.tryAcquire("j@example.com", "10.0.0.1");
+        assertThat(fifth).isNotNull();
+        assertThat(throttle.tryAcquire("j@example.com", "10.0.0.1")).as("the 5th may lock the pair").isNull();
+        fifth.succeeded();
+        fifth.failed();
+        assertThat(throttle.isBlocked("j@example.com", "10.0.0.1")).isFalse();
+        for (int i = 0; i < 4; i++) {
+            assertThat(throttle.recordFailure("j@example.com", "10.0.0.1")).as("forgiven, counted once").isFalse();
+        }
+    }
+
+    @Test
+    void aClosedAttemptCountsNothingAndAFailedOneCountsOnce() {
+        var throttle = withoutDelays();
+        for (int i = 0; i < 5; i++) {
+            throttle.tryAcquire("k@example.com", "10.0.0.1").close();
+        }
+        var failed = throttle.tryAcquire("k@example.com", "10.0.0.1");
+        assertThat(failed.failed()).isFalse();
+        assertThat(failed.failed()).as("settled already").isFalse();
+        failed.close();
+        failed.succeeded();
+        for (int i = 0; i < 3; i++) {
+            assertThat(throttle.recordFailure("k@example.com", "10.0.0.1")).isFalse();
+        }
+        assertThat(throttle.recordFailure("k@example.com", "10.0.0.1")).as("the 5th failure").isTrue();
+    }
+
+    @Test
+    void attemptsUnderWayPastAnAccountsBudgetWaitButNotAtAKnownAddress() {
+        var throttle = shipped();
+        throttle.recordSuccess("l@example.com", "198.51.100.1");
+        for (int i = 0; i < 99; i++) {
+            throttle.recordFailure("l@example.com", "203.0.113." + i);
+        }
+        var hundredth = throttle.tryAcquire("l@example.com", "192.0.2.1");
+        var hundredFirst = throttle.tryAcquire("l@example.com", "192.0.2.2");
+        assertThat(hundredth).isNotNull();
+        assertThat(hundredFirst).as("its failure would start the account's delay").isNotNull();
+        assertThat(throttle.tryAcquire("l@example.com", "192.0.2.3")).as("which would make this one wait").isNull();
+        assertThat(throttle.tryAcquire("l@example.com", "198.51.100.1")).as("the owner's known address").isNotNull();
+        assertThat(throttle.tryAcquire("m@example.com", "192.0.2.3")).as("another account").isNotNull();
+    }
+
+    @Test
+    void anAttemptNeverSettledStopsHoldingItsUnitAfterAMinute() {
+        var throttle = withoutDelays();
+        for (int i = 0; i < 5; i++) {
+            assertThat(throttle.tryAcquire("n@example.com", "10.0.0.1")).isNotNull();
+        }
+        assertThat(throttle.tryAcquire("n@example.com", "10.0.0.1")).isNull();
+        clock.advance(LoginThrottle.ATTEMPT_TTL);
+        assertThat(throttle.tryAcquire("n@example.com", "10.0.0.1")).isNotNull();
+    }
+
+    @Test
+    void theFailuresAndSuccessesOfAttemptsReachTheOtherInstance() {
+        var nodes = twoInstances();
+        for (int i = 0; i < 4; i++) {
+            assertThat(nodes[i % 2].tryAcquire("o@example.com", "10.0.0.9").failed()).isFalse();
+        }
+        nodes[1].tryAcquire("o@example.com", "10.0.0.9").succeeded();
+        for (int i = 0; i < 4; i++) {
+            assertThat(nodes[0].tryAcquire("o@example.com", "10.0.0.9").failed()).as("forgiven on both").isFalse();
+        }
+        assertThat(nodes[1].tryAcquire("o@example.com", "10.0.0.9").failed()).as("the 5th since").isTrue();
+        assertThat(nodes[0].isBlocked("o@example.com", "10.0.0.9")).isTrue();
+        assertThat(nodes[0].tryAcquire("o@example.com", "10.0.0.9")).isNull();
     }
 
     @Test
