@@ -1,0 +1,149 @@
+package com.example.identity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+/**
+ * The packages' imports, read from the compiled classes with ArchUnit, in {@code mvn verify}.
+ * <ul>
+ * <li>The foundation ({@code common}, {@code crypto}, {@code audit}) and the infrastructure below the features
+ * ({@code mail}, {@code keys}) import no feature: every feature may use them, so they may use none.</li>
+ * <li>No new package cycle among the features (the root package, the application class and the typed settings
+ * that every feature reads, is left out). The imports that close a cycle today (a package imports another that, directly or
+ * not, imports it back) are listed in {@code architecture/package-cycles.txt}: the renovation of issue 26 works
+ * that list down. An import that closes a new cycle fails here, and so does a listed one that no longer closes
+ * any (take it off the list, so it cannot come back unnoticed).</li>
+ * </ul>
+ */
+class ArchitectureTest {
+
+    private static final String BASE = "com.example.identity";
+
+    /** Each package and the packages of this service it may import (the root package always). */
+    private static final Map<String, Set<String>> FOUNDATION = Map.of(
+            "common", Set.of(),
+            "crypto", Set.of(),
+            "audit", Set.of(),
+            "mail", Set.of("crypto"),
+            "keys", Set.of("audit", "common", "crypto"));
+
+    private static Map<String, Map<String, String>> imports;
+
+    @BeforeAll
+    static void readClasses() {
+        JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(BASE);
+        imports = new TreeMap<>();
+        for (JavaClass origin : classes) {
+            String from = packageOf(origin);
+            for (Dependency dependency : origin.getDirectDependenciesFromSelf()) {
+                JavaClass target = dependency.getTargetClass();
+                if (!target.getPackageName().startsWith(BASE)) {
+                    continue;
+                }
+                String to = packageOf(target);
+                // the root package is the composition root (the application class, the typed settings that
+                // every feature reads): edges to and from it are not the features' cycles
+                if (!to.equals(from) && !"(root)".equals(to) && !"(root)".equals(from)) {
+                    // one example per pair of packages, for the failure message
+                    imports.computeIfAbsent(from, k -> new TreeMap<>()).putIfAbsent(to,
+                            origin.getSimpleName() + " → " + target.getSimpleName());
+                }
+            }
+        }
+    }
+
+    /** The first package under the base: {@code oauth} for {@code com.example.identity.oauth.x.Y}. */
+    static String packageOf(JavaClass type) {
+        String name = type.getPackageName();
+        if (name.equals(BASE)) {
+            return "(root)";
+        }
+        String rest = name.substring(BASE.length() + 1);
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+
+    @Test
+    void theFoundationImportsNoFeature() {
+        List<String> upward = FOUNDATION.entrySet().stream()
+                .flatMap(e -> imports.getOrDefault(e.getKey(), Map.of()).entrySet().stream()
+                        .filter(to -> !e.getValue().contains(to.getKey()))
+                        .map(to -> e.getKey() + " -> " + to.getKey() + " (" + to.getValue() + ")"))
+                .sorted().toList();
+        assertThat(upward).as("imports from the foundation up into a feature").isEmpty();
+    }
+
+    @Test
+    void noImportClosesANewPackageCycle() throws IOException {
+        Set<String> cyclic = new TreeSet<>();
+        Map<String, String> examples = new TreeMap<>();
+        imports.forEach((from, targets) -> targets.forEach((to, example) -> {
+            if (reaches(to, from)) {
+                cyclic.add(from + " -> " + to);
+                examples.put(from + " -> " + to, example);
+            }
+        }));
+        Set<String> listed = listed();
+        Set<String> added = new TreeSet<>(cyclic);
+        added.removeAll(listed);
+        Set<String> gone = new TreeSet<>(listed);
+        gone.removeAll(cyclic);
+        assertThat(added.stream().map(edge -> edge + " (" + examples.get(edge) + ")").toList())
+                .as("imports that close a new package cycle (architecture/package-cycles.txt lists the known ones)")
+                .isEmpty();
+        assertThat(gone).as("listed in architecture/package-cycles.txt but no longer closing a cycle: take them off")
+                .isEmpty();
+    }
+
+    private static boolean reaches(String start, String goal) {
+        Deque<String> next = new ArrayDeque<>(List.of(start));
+        Set<String> seen = new HashSet<>(next);
+        while (!next.isEmpty()) {
+            String at = next.pop();
+            if (at.equals(goal)) {
+                return true;
+            }
+            for (String to : imports.getOrDefault(at, Map.of()).keySet()) {
+                if (seen.add(to)) {
+                    next.push(to);
+                }
+            }
+        }
+        return false;
+    }
+
+    private static Set<String> listed() throws IOException {
+        try (InputStream in = ArchitectureTest.class.getResourceAsStream("/architecture/package-cycles.txt")) {
+            assertThat(in).as("architecture/package-cycles.txt").isNotNull();
+            Set<String> edges = new TreeSet<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                String edge = line.strip();
+                if (!edge.isEmpty() && !edge.startsWith("#")) {
+                    edges.add(edge);
+                }
+            }
+            return edges;
+        }
+    }
+}
