@@ -4,9 +4,11 @@ import static com.example.identity.migration.OldSystemExport.CLIENT_SECRET;
 import static com.example.identity.migration.OldSystemExport.DEV_PASSWORD;
 import static com.example.identity.migration.OldSystemExport.PLAYER_PASSWORD;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -335,6 +337,32 @@ class LegacyImportIT {
         assertThat(report.wasWritten()).isFalse();
         assertThat(report.exitCode()).isEqualTo(1);
         assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void aHashAboveTheCostCapsIsAProblemOfItsLineAndAStoredOneNeverRunsAtLogin() {
+        var old = new OldSystemExport(jdbc);
+        // a real bcrypt hash with its cost set to 31: verifying it would hold a hashing thread for about a day
+        String tooCostly = old.devHash.replaceFirst("^\\$2y\\$10\\$", "\\$2y\\$31\\$");
+        var options = new ImportOptions(old.write("users.jsonl", List.of(old.devLine().replace(old.devHash, tooCostly),
+                old.playerLine(), old.disabledLine(false))), null, null, false, false);
+        Map<String, Long> before = rowCounts();
+
+        ImportReport report = importer.run(options, "op");
+
+        assertThat(report.problems()).extracting(Object::toString).containsExactly("users:1: password_hash: coste bcrypt 31 "
+                + "por encima del máximo admitido (14); restablece esa contraseña tras el cambio");
+        assertThat(report.wasWritten()).isFalse();
+        assertThat(report.exitCode()).isEqualTo(1);
+        assertThat(rowCounts()).isEqualTo(before);
+
+        // one stored before the caps existed: the login fails at once, and the hash is never computed
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+        jdbc.update("update users set password_hash = ? where id = ?", "{bcrypt}" + tooCostly, old.devId);
+        HttpResponse<String> login = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> new WebClient(port).login(old.devEmail, DEV_PASSWORD));
+        assertThat(WebClient.location(login)).startsWith("/login/?error=1");
+        assertThat(storedHash(old.devId)).isEqualTo("{bcrypt}" + tooCostly);
     }
 
     @Test
