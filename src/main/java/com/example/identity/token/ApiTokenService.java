@@ -275,6 +275,14 @@ public class ApiTokenService {
         invalidation.evict(CACHE, key); // here now and after the transaction; on other instances at commit
     }
 
+    /**
+     * A token's row was changed outside this class (the import of the old system's changes, migration/: a
+     * new name, expiry or scope): every instance looks it up again, here at once and elsewhere at commit.
+     */
+    public void changedOutside(long tokenId) {
+        evict("id=" + tokenId);
+    }
+
     /** An account disabled or changed role: its tokens must be looked up again. */
     @EventListener
     void onAccountChanged(AccountChanged event) {
