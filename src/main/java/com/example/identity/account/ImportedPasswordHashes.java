@@ -33,14 +33,15 @@ import java.util.regex.Pattern;
  * 12 MiB/3 (25 ms native, 37 ms in Java on one core of the benchmark machine):
  * <ul>
  * <li>bcrypt cost at most {@value #BCRYPT_MAX_COST}: PHP's default is 10 (12 from PHP 8.4), and each step
- * doubles the work; 14 is 16 times cost 10, about 1 s of one core here, once per account (the first
- * login rehashes to Argon2id).</li>
+ * doubles the work; 14 is 16 times cost 10 (1.3 s of one core, measured here under load), once per
+ * account (the first login rehashes to Argon2id).</li>
  * <li>Argon2 memory at most {@value #ARGON2_MAX_MEMORY_KIB} KiB (64 MiB, PHP's default for
  * {@code PASSWORD_ARGON2I/ID} and libsodium's interactive limit), iterations at most
  * {@value #ARGON2_MAX_ITERATIONS} (PHP's default 4, libsodium's 2 to 4), parallelism at most
  * {@value #ARGON2_MAX_PARALLELISM} (PHP's default 1). The work is memory times passes: at the caps
- * 64 MiB × 10 = 640 MiB-passes, 18 times today's 12 MiB × 3 = 36, about 0.5 s native and 0.7 s in Java;
- * the memory of one hash at once per hashing thread, at most 64 MiB each.</li>
+ * 64 MiB × 10 = 640 MiB-passes, 18 times today's 12 MiB × 3 = 36 (18 × 25 and 37 ms: about 0.5 s
+ * native, 0.7 s in Java); one hash at once per hashing thread, at most 64 MiB each, outside the Java heap
+ * ({@link NativeArgon2idPasswordEncoder} verifies Argon2i too).</li>
  * </ul>
  */
 public final class ImportedPasswordHashes {
