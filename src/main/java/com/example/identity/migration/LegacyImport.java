@@ -629,6 +629,10 @@ public class LegacyImport {
                     time(ps, 7, t.revoked() ? at : null);
                     ps.setString(8, t.scope().value());
                 });
+        if (!plan.newTokens.isEmpty()) {
+            // their values were in use before: a game that tried one here already has it remembered as unknown
+            tokens.knownValuesStored();
+        }
         batch("update api_tokens set name = ?, created_at = ?, expires_at = ?, personal_scope = ? where id = ?",
                 plan.changedTokens, (ps, t) -> {
                     ps.setString(1, t.name());

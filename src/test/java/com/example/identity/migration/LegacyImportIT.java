@@ -261,6 +261,22 @@ class LegacyImportIT {
     }
 
     @Test
+    void aTokenPresentedBeforeItsImportWorksAsSoonAsItIsImported() {
+        var old = new OldSystemExport(jdbc);
+        var web = new WebClient(port);
+        // a game tries the new service before the import: unknown, and remembered as unknown for minutes
+        HttpResponse<String> early = web.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
+        assertThat(early.statusCode()).isEqualTo(401);
+        assertThat(early.body()).isEqualTo(INVALID_TOKEN);
+
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+
+        HttpResponse<String> imported = web.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
+        assertThat(imported.statusCode()).isEqualTo(200);
+        assertThat(imported.body()).startsWith("{\"ok\":true,\"user\":{\"id\":" + old.devId + ",");
+    }
+
+    @Test
     void anUpdateRevokingAnApplicationAndATokenRefusesThemAtOnceEvenCachedAndEndsTheApplicationsRefreshTokens() {
         var old = new OldSystemExport(jdbc);
         assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
