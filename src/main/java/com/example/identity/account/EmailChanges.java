@@ -223,14 +223,25 @@ public class EmailChanges {
         String old = user.getCorreo();
         user.changeEmail(correo, now);
         users.flush();
+        followChange(userId, old, correo, correo);
+        AfterCommit.onCommit(() -> notifyOldAddress(old, user.getPrimerNombre(), correo));
+        return Outcome.CHANGED;
+    }
+
+    /**
+     * What follows an address change, wherever the row was changed (a confirmed link here, or the import of
+     * the old system's change, migration/), in the caller's transaction, where {@code users} already holds
+     * {@code correo}: the passkeys follow the account, every session opened under the old address ends (now
+     * and at commit), cached tokens are looked up again on every instance ({@link AccountChanged}: the
+     * profile shows the new address at once), and the trail records it with {@code actor}.
+     */
+    public void followChange(long userId, String old, String correo, String actor) {
         // the passkeys' user entity is named by the login name (passkey/)
         jdbc.update("update user_entities set name = ?, display_name = ? where name = ?", correo, correo, old);
         events.publishEvent(new AccountChanged(userId));
         events.publishEvent(new AuditEvent(AuditEvent.Type.EMAIL_CHANGED, "usuario #" + userId + " de " + old + " a " + correo,
-                correo));
+                actor));
         AfterCommit.nowAndAfterCompletion(() -> sessions.endOthers(old, null));
-        AfterCommit.onCommit(() -> notifyOldAddress(old, user.getPrimerNombre(), correo));
-        return Outcome.CHANGED;
     }
 
     private void notifyOldAddress(String old, String name, String correo) {

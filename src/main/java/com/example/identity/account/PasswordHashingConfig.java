@@ -20,7 +20,9 @@ import com.example.identity.IdentityProperties;
  * raised later. Hashes imported from the system this service replaces ({@link ImportedPasswordHashes}:
  * {@code {bcrypt}}, {@code {argon2-imported}} for Argon2i/Argon2id PHC strings, {@code {sha256-salted}}
  * when {@code identity.import.legacy-sha256} is on) verify too, and are rehashed to today's setting at the
- * first login that proves them ({@code upgradeEncoding} is true for every id but {@code argon2}).
+ * first login that proves them ({@code upgradeEncoding} is true for every id but {@code argon2}). A stored
+ * bcrypt or Argon2 hash above the cost caps of {@link ImportedPasswordHashes} never matches and is never
+ * computed ({@link CostCappedPasswordEncoder}).
  * <p>
  * The hashing itself is the reference C implementation where it loads ({@link NativeArgon2idPasswordEncoder},
  * the same hashes as BouncyCastle's, about twice the throughput on two cores), on one platform thread per
@@ -52,11 +54,13 @@ class PasswordHashingConfig {
                 .orElseGet(() -> new Argon2PasswordEncoder(SALT_LENGTH, HASH_LENGTH, PARALLELISM, MEMORY_KIB, ITERATIONS));
         LoggerFactory.getLogger(PasswordHashingConfig.class).info("Password hashing: Argon2id m={} KiB, t={}, p={} ({})",
                 MEMORY_KIB, ITERATIONS, PARALLELISM, argon2 instanceof NativeArgon2idPasswordEncoder ? "native" : "Java");
+        // every hash that carries its own cost is verified only within the caps (ImportedPasswordHashes)
+        PasswordEncoder cappedArgon2 = new CostCappedPasswordEncoder(argon2);
         var delegating = new DelegatingPasswordEncoder("argon2", Map.of(
-                "argon2", argon2,
-                ImportedPasswordHashes.BCRYPT_ID, new BCryptPasswordEncoder(),
+                "argon2", cappedArgon2,
+                ImportedPasswordHashes.BCRYPT_ID, new CostCappedPasswordEncoder(new BCryptPasswordEncoder()),
                 // the same encoder: it reads the type and parameters of each PHC string (argon2i included)
-                ImportedPasswordHashes.ARGON2_ID, argon2,
+                ImportedPasswordHashes.ARGON2_ID, cappedArgon2,
                 ImportedPasswordHashes.SHA256_ID, new LegacySaltedSha256PasswordEncoder(importSettings.legacySha256())));
         int threads = Runtime.getRuntime().availableProcessors();
         int bound = maxQueued > 0 ? maxQueued : queueFor(argon2, threads);

@@ -152,6 +152,15 @@ public class ClientService {
     }
 
     /**
+     * An application's row was changed outside this class (the import of the old system's changes,
+     * migration/): every instance reads it again, here at once and elsewhere when the caller's transaction
+     * commits, as after a rotation here.
+     */
+    public void changedOutside(String clientId) {
+        registrations.evict(clientId);
+    }
+
+    /**
      * Revokes an application: both OAuth endpoints refuse it from now on with {@code client_revoked}, and
      * every live access token issued to it is revoked.
      *

@@ -23,20 +23,28 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ParameterizedPreparedStatementSetter;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountChanged;
 import com.example.identity.account.AccountService;
+import com.example.identity.account.EmailChanges;
 import com.example.identity.account.ImportSettings;
 import com.example.identity.account.ImportedPasswordHashes;
+import com.example.identity.account.ProfileChanged;
 import com.example.identity.account.Role;
 import com.example.identity.account.RoleChanged;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.client.ClientService;
 import com.example.identity.client.RedirectUriRule;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.token.ApiTokenService;
 import com.example.identity.token.TokenKind;
 import com.example.identity.token.TokenScope;
 
@@ -56,6 +64,14 @@ import com.example.identity.token.TokenScope;
  * revocation, a disabled account, a new name) is a problem unless {@code --update} is given; then the row
  * is updated. Some differences are problems even with {@code --update}: an id taken by an account that
  * was not imported, a token or application that would change owner. An import never un-revokes.
+ * <p>
+ * An update has every effect of the same change made in the service, through the same services and events,
+ * for the changed rows only: an application revoked by {@link ClientService#revoke} (its access and refresh
+ * tokens with it), a token revoked by {@link ApiTokenService#revoke}, an address changed as
+ * {@link EmailChanges#followChange} does (sessions under the old address ended, passkeys renamed), a role
+ * by {@link RoleChanged}, and {@link AccountChanged} or {@link ProfileChanged} where the admin page or the
+ * account page publish them; every other changed row is evicted from the caches. So every instance sees
+ * the change at commit (PostgreSQL NOTIFY), and the audit trail names the operator, as for their own.
  * <p>
  * Applications keep the old system's behaviour: they are first-party (decisions §12.6), which today
  * means nothing to store, as there is no consent screen yet; when consent arrives, imported applications
@@ -82,14 +98,20 @@ public class LegacyImport {
     private final ImportSettings settings;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private final ClientService clients;
+    private final ApiTokenService tokens;
+    private final EmailChanges emailChanges;
 
     LegacyImport(JdbcTemplate jdbc, PlatformTransactionManager transactions, ImportSettings settings, Clock clock,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events, ClientService clients, ApiTokenService tokens, EmailChanges emailChanges) {
         this.jdbc = jdbc;
         this.transaction = new TransactionTemplate(transactions);
         this.settings = settings;
         this.clock = clock;
         this.events = events;
+        this.clients = clients;
+        this.tokens = tokens;
+        this.emailChanges = emailChanges;
     }
 
     record UserLine(long line, long id, String primerNombre, String correo, Role rol, boolean enabled, String passwordHash,
@@ -121,14 +143,18 @@ public class LegacyImport {
         final List<UserLine> newUsers = new ArrayList<>();
         final List<UserLine> changedUsers = new ArrayList<>();
         final Set<Long> changedPasswords = new HashSet<>();
-        /** Users whose change must end their sessions and refetch their tokens: id to the role before. */
-        final Map<Long, Role> loggedOut = new HashMap<>();
+        /** The rows of {@link #changedUsers} as they were, by id: what changed decides the effects. */
+        final Map<Long, ExistingUser> usersBefore = new HashMap<>();
         final List<ClientLine> newClients = new ArrayList<>();
         final List<ClientLine> changedClients = new ArrayList<>();
         final Map<String, Long> clientRowIds = new HashMap<>();
+        /** The rows of {@link #changedClients} as they were, by client id. */
+        final Map<String, ExistingClient> clientsBefore = new HashMap<>();
         final List<TokenLine> newTokens = new ArrayList<>();
         final List<TokenLine> changedTokens = new ArrayList<>();
         final Map<String, Long> tokenRowIds = new HashMap<>();
+        /** Digests of {@link #changedTokens} that this import revokes. */
+        final Set<String> revokedTokens = new HashSet<>();
     }
 
     /**
@@ -153,10 +179,15 @@ public class LegacyImport {
             return report;
         }
         Instant now = clock.instant();
+        String actor = "os:" + operator;
         String step = USERS;
+        // the services' own audit lines name whoever acts (audit/AuditTrail): here, the operator
+        SecurityContext before = SecurityContextHolder.getContext();
+        SecurityContextHolder.setContext(new SecurityContextImpl(
+                UsernamePasswordAuthenticationToken.authenticated(actor, null, List.of())));
         try {
             if (options.users() != null) {
-                transaction.executeWithoutResult(status -> writeUsers(plan, now));
+                transaction.executeWithoutResult(status -> writeUsers(plan, now, actor));
             }
             step = CLIENTS;
             if (options.clients() != null) {
@@ -173,8 +204,11 @@ public class LegacyImport {
             report.failed(step + ": " + e.getMostSpecificCause().getMessage());
             return report;
         }
+        finally {
+            SecurityContextHolder.setContext(before);
+        }
         report.written();
-        events.publishEvent(new AuditEvent(AuditEvent.Type.IMPORT_COMPLETED, report.auditSubject(), "os:" + operator));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.IMPORT_COMPLETED, report.auditSubject(), actor));
         return report;
     }
 
@@ -284,17 +318,14 @@ public class LegacyImport {
                 changed.add("password_hash");
                 plan.changedPasswords.add(u.id());
             }
-            boolean logsOut = changed.contains("enabled") || changed.contains("rol") || changed.contains("password_hash");
             decide(changed, update, report, USERS, u.line(), "el usuario " + u.id(), counts, () -> {
                 plan.changedUsers.add(u);
-                if (logsOut) {
-                    plan.loggedOut.put(u.id(), Role.fromValue(existing.rol()));
-                }
+                plan.usersBefore.put(u.id(), existing);
             });
         }
     }
 
-    private void writeUsers(Plan plan, Instant now) {
+    private void writeUsers(Plan plan, Instant now, String actor) {
         OffsetDateTime at = utc(now);
         batch("insert into users (id, primer_nombre, correo, password_hash, rol, enabled, password_change_required, "
                 + "created_at, updated_at, imported_hash_digest) values (?, ?, ?, ?, ?, ?, false, ?, ?, ?)",
@@ -321,18 +352,8 @@ public class LegacyImport {
                     ps.setString(7, u.hashDigest());
                     ps.setLong(8, u.id());
                 });
-        // what the admin page does on the same changes: disabled, role changed or new password end the
-        // account's sessions and make every instance look its tokens up again (at commit); a demotion to
-        // user revokes its personal tokens, in this transaction
         for (UserLine u : plan.changedUsers) {
-            Role before = plan.loggedOut.get(u.id());
-            if (before == null) {
-                continue;
-            }
-            if (before != u.rol()) {
-                events.publishEvent(new RoleChanged(u.id(), before, u.rol()));
-            }
-            events.publishEvent(new AccountChanged(u.id()));
+            followUserChange(plan.usersBefore.get(u.id()), u, plan.changedPasswords.contains(u.id()), actor);
         }
         if (!plan.newUsers.isEmpty()) {
             // the next account made by the service gets the id after the highest one, imported or not.
@@ -340,6 +361,42 @@ public class LegacyImport {
             Long max = jdbc.queryForObject("select max(id) from users", Long.class);
             jdbc.execute("alter table users alter column id restart with " + (max + 1));
         }
+    }
+
+    /**
+     * What the service does on the same change of one account, in this transaction: the account page on a
+     * new name ({@link ProfileChanged}: cached tokens carry it), a confirmed address change
+     * ({@link EmailChanges#followChange}), the admin page on a role, a disabled or enabled account and a new
+     * password ({@link RoleChanged}: a drop to user revokes personal tokens; {@link AccountChanged}: sessions
+     * end, tokens are looked up again on every instance), with their audit lines.
+     */
+    private void followUserChange(ExistingUser was, UserLine now, boolean newPassword, String actor) {
+        String who = "usuario #" + now.id() + " " + now.correo();
+        Role before = Role.fromValue(was.rol());
+        if (!was.primerNombre().equals(now.primerNombre())) {
+            events.publishEvent(new ProfileChanged(now.id()));
+            audit(AuditEvent.Type.NAME_CHANGED, who + ": «" + was.primerNombre() + "» → «" + now.primerNombre() + "»", actor);
+        }
+        if (before != now.rol()) {
+            events.publishEvent(new RoleChanged(now.id(), before, now.rol()));
+            audit(AuditEvent.Type.ROLE_CHANGED, who + ": " + before.value() + " → " + now.rol().value(), actor);
+        }
+        if (was.enabled() != now.enabled()) {
+            audit(now.enabled() ? AuditEvent.Type.USER_ENABLED : AuditEvent.Type.USER_DISABLED, who, actor);
+        }
+        if (newPassword) {
+            audit(AuditEvent.Type.PASSWORD_CHANGED, who + " (hash importado)", actor);
+        }
+        if (!was.correo().equals(now.correo())) {
+            // AccountChanged included, and the sessions of the old address, which it cannot find any more
+            emailChanges.followChange(now.id(), was.correo(), now.correo(), actor);
+        } else if (was.enabled() != now.enabled() || before != now.rol() || newPassword) {
+            events.publishEvent(new AccountChanged(now.id()));
+        }
+    }
+
+    private void audit(AuditEvent.Type type, String subject, String actor) {
+        events.publishEvent(new AuditEvent(type, subject, actor));
     }
 
     // --- applications ----------------------------------------------------------------------------------
@@ -421,8 +478,10 @@ public class LegacyImport {
                 changed.add("revoked");
             }
             plan.clientRowIds.put(c.clientId(), row.id());
-            decide(changed, update, report, CLIENTS, c.line(), "la aplicación " + c.clientId(), counts,
-                    () -> plan.changedClients.add(c));
+            decide(changed, update, report, CLIENTS, c.line(), "la aplicación " + c.clientId(), counts, () -> {
+                plan.changedClients.add(c);
+                plan.clientsBefore.put(c.clientId(), row);
+            });
         }
     }
 
@@ -440,23 +499,30 @@ public class LegacyImport {
                     ps.setBoolean(8, c.firstParty());
                 });
         batch("update oauth_clients set name = ?, redirect_uri = ?, created_at = ?, "
-                + "secret_rotated_at = case when secret_digest = ? then secret_rotated_at else ? end, secret_digest = ?, "
-                + "revoked_at = coalesce(revoked_at, ?) where id = ?", plan.changedClients, (ps, c) -> {
+                + "secret_rotated_at = case when secret_digest = ? then secret_rotated_at else ? end, secret_digest = ? "
+                + "where id = ?", plan.changedClients, (ps, c) -> {
                     ps.setString(1, c.name());
                     ps.setString(2, c.redirectUri());
                     ps.setObject(3, utc(c.createdAt()));
                     ps.setString(4, c.secretDigest());
                     ps.setObject(5, at);
                     ps.setString(6, c.secretDigest());
-                    time(ps, 7, c.revoked() ? at : null);
-                    ps.setLong(8, plan.clientRowIds.get(c.clientId()));
+                    ps.setLong(7, plan.clientRowIds.get(c.clientId()));
                 });
-        // as ClientService.revoke does: a revoked application's live access tokens end with it
-        batch("update api_tokens set revoked_at = ? where client_id = ? and revoked_at is null",
-                plan.changedClients.stream().filter(ClientLine::revoked).toList(), (ps, c) -> {
-                    ps.setObject(1, at);
-                    ps.setString(2, c.clientId());
-                });
+        // then what the service does on the same changes, after the rows above (a revocation loads the row
+        // as it now is): a revocation as ClientService.revoke does it (its access and refresh tokens end
+        // with it, on every instance), any other change read again by every instance; audited like theirs
+        for (ClientLine c : plan.changedClients) {
+            ExistingClient was = plan.clientsBefore.get(c.clientId());
+            if (!was.secretDigest().equals(c.secretDigest())) {
+                events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_SECRET_ROTATED, c.clientId()));
+            }
+            if (c.revoked() && !was.revoked()) {
+                clients.revoke(c.clientId());
+            } else {
+                clients.changedOutside(c.clientId());
+            }
+        }
     }
 
     // --- tokens ----------------------------------------------------------------------------------------
@@ -539,8 +605,13 @@ public class LegacyImport {
                 changed.add("revoked");
             }
             plan.tokenRowIds.put(t.digest(), row.id());
-            decide(changed, update, report, TOKENS, t.line(), "el token " + t.prefix() + "…", counts,
-                    () -> plan.changedTokens.add(t));
+            boolean revokes = changed.contains("revoked");
+            decide(changed, update, report, TOKENS, t.line(), "el token " + t.prefix() + "…", counts, () -> {
+                plan.changedTokens.add(t);
+                if (revokes) {
+                    plan.revokedTokens.add(t.digest());
+                }
+            });
         }
     }
 
@@ -558,15 +629,29 @@ public class LegacyImport {
                     time(ps, 7, t.revoked() ? at : null);
                     ps.setString(8, t.scope().value());
                 });
-        batch("update api_tokens set name = ?, created_at = ?, expires_at = ?, revoked_at = coalesce(revoked_at, ?), "
-                + "personal_scope = ? where id = ?", plan.changedTokens, (ps, t) -> {
+        if (!plan.newTokens.isEmpty()) {
+            // their values were in use before: a game that tried one here already has it remembered as unknown
+            tokens.knownValuesStored();
+        }
+        batch("update api_tokens set name = ?, created_at = ?, expires_at = ?, personal_scope = ? where id = ?",
+                plan.changedTokens, (ps, t) -> {
                     ps.setString(1, t.name());
                     ps.setObject(2, utc(t.createdAt()));
                     time(ps, 3, t.expiresAt() == null ? null : utc(t.expiresAt()));
-                    time(ps, 4, t.revoked() ? at : null);
-                    ps.setString(5, t.scope().value());
-                    ps.setLong(6, plan.tokenRowIds.get(t.digest()));
+                    ps.setString(4, t.scope().value());
+                    ps.setLong(5, plan.tokenRowIds.get(t.digest()));
                 });
+        // then, after the rows above (a revocation loads the row as it now is): a revocation as the
+        // dashboard's (evicted on every instance at commit, audited), any other change (a scope, an expiry)
+        // looked up again by every instance
+        for (TokenLine t : plan.changedTokens) {
+            long id = plan.tokenRowIds.get(t.digest());
+            if (plan.revokedTokens.contains(t.digest())) {
+                tokens.revoke(id);
+            } else {
+                tokens.changedOutside(id);
+            }
+        }
     }
 
     // --- shared ----------------------------------------------------------------------------------------

@@ -50,6 +50,8 @@ public class ApiTokenService {
     static final Duration UNKNOWN_TTL = Duration.ofMinutes(10);
     /** Topic of the token cache in {@link CacheInvalidation}; keys are {@code id=}, {@code user=}, {@code client=}, {@code auth=}. */
     static final String CACHE = "api-tokens";
+    /** Topic of the negative cache {@link #unknown} in {@link CacheInvalidation}: any key empties it. */
+    static final String UNKNOWN_CACHE = "api-tokens-unknown";
 
     private final ApiTokenRepository tokens;
     private final Clock clock;
@@ -69,7 +71,9 @@ public class ApiTokenService {
      * in size ({@value #MAX_UNKNOWN} digests, about 2 MB; W-TinyLFU keeps the repeated ones) and age
      * ({@link #UNKNOWN_TTL}). Correct across instances too: a digest gets here only when someone presented
      * it before the token existed, which means guessing 256 random bits; this instance forgets it at once
-     * when it mints that token ({@link #newValue}), another instance within {@link #UNKNOWN_TTL}.
+     * when it mints that token ({@link #newValue}), another instance within {@link #UNKNOWN_TTL}. Not so for
+     * tokens imported from the old system, whose values were in use before they were stored here: an import
+     * that adds tokens empties it on every instance ({@link #knownValuesStored}).
      */
     private final LookupCache<String, Boolean> unknown = new LookupCache<>(MAX_UNKNOWN, UNKNOWN_TTL);
 
@@ -86,6 +90,7 @@ public class ApiTokenService {
         this.events = events;
         this.invalidation = invalidation;
         invalidation.register(CACHE, this::evictLocally, valid::clear);
+        invalidation.register(UNKNOWN_CACHE, key -> unknown.clear(), unknown::clear);
     }
 
     /** Evicts what a key of {@link #CACHE} names, on this instance (a change here, or a notification). */
@@ -273,6 +278,23 @@ public class ApiTokenService {
      */
     void evict(String key) {
         invalidation.evict(CACHE, key); // here now and after the transaction; on other instances at commit
+    }
+
+    /**
+     * A token's row was changed outside this class (the import of the old system's changes, migration/: a
+     * new name, expiry or scope): every instance looks it up again, here at once and elsewhere at commit.
+     */
+    public void changedOutside(long tokenId) {
+        evict("id=" + tokenId);
+    }
+
+    /**
+     * Tokens were stored whose values were in use before (the import of the old system's tokens, migration/):
+     * a caller may have presented one already and had it remembered as unknown, so every instance forgets
+     * every unknown digest, here now and after the transaction, elsewhere at commit. One message per import.
+     */
+    public void knownValuesStored() {
+        invalidation.evict(UNKNOWN_CACHE, "all");
     }
 
     /** An account disabled or changed role: its tokens must be looked up again. */

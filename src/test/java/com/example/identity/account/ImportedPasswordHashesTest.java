@@ -1,9 +1,11 @@
 package com.example.identity.account;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,54 @@ class ImportedPasswordHashesTest {
                 "$argon2d$v=19$m=65536,t=4,p=1$c29tZXNhbHRzb21lc2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaA",
                 "{bcrypt}$2y$10$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234", "sha256$$abc" }) {
             assertThat(ImportedPasswordHashes.toStored(unknown, true)).as(unknown).isInstanceOf(ImportedPasswordHashes.Refused.class);
+        }
+    }
+
+    /** A real bcrypt hash of "clave" at cost 4, with its cost field set to {@code cost}. */
+    private static String bcryptAt(String cost) {
+        return new BCryptPasswordEncoder(BCryptPasswordEncoder.BCryptVersion.$2Y, 4).encode("clave")
+                .replaceFirst("^\\$2y\\$04\\$", "\\$2y\\$" + cost + "\\$");
+    }
+
+    private static final String SALT_AND_HASH = "$c29tZXNhbHRzb21lc2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaA";
+
+    @Test
+    void hashesAboveTheCostCapsAreRefusedAtImportNamingTheirCostAndTheCap() {
+        assertThat(refused(bcryptAt("31"), false)).isEqualTo(
+                "coste bcrypt 31 por encima del máximo admitido (14); restablece esa contraseña tras el cambio");
+        assertThat(refused(bcryptAt("15"), false)).startsWith("coste bcrypt 15 por encima del máximo admitido (14)");
+        assertThat(refused("$argon2i$v=19$m=4194304,t=3,p=1" + SALT_AND_HASH, false)).isEqualTo(
+                "coste argon2 m=4194304,t=3,p=1 por encima del máximo admitido (m=65536,t=10,p=8); "
+                        + "restablece esa contraseña tras el cambio");
+        assertThat(refused("$argon2id$v=19$m=65536,t=11,p=1" + SALT_AND_HASH, false))
+                .startsWith("coste argon2 m=65536,t=11,p=1 por encima");
+        assertThat(refused("$argon2id$v=19$m=65536,t=4,p=9" + SALT_AND_HASH, false))
+                .startsWith("coste argon2 m=65536,t=4,p=9 por encima");
+        assertThat(refused("$argon2id$v=19$m=65537,t=4,p=1" + SALT_AND_HASH, false))
+                .startsWith("coste argon2 m=65537,t=4,p=1 por encima");
+        // the caps themselves are accepted
+        assertThat(stored(bcryptAt("14"), false)).startsWith("{bcrypt}$2y$14$");
+        assertThat(stored("$argon2id$v=19$m=65536,t=10,p=8" + SALT_AND_HASH, false))
+                .startsWith("{argon2-imported}$argon2id$v=19$m=65536,t=10,p=8$");
+    }
+
+    @Test
+    void aStoredHashAboveTheCapsNeverMatchesAndIsNeverComputed() throws Exception {
+        try (var encoder = (BoundedPasswordEncoder) new PasswordHashingConfig().build(0, new ImportSettings(false))) {
+            // cost 31 would hold a hashing thread for about a day, 4 GiB would not fit: both refused at once
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                for (String tooCostly : new String[] { "{bcrypt}" + bcryptAt("31"), "{bcrypt}" + bcryptAt("20"),
+                        "{argon2-imported}$argon2i$v=19$m=4194304,t=3,p=1" + SALT_AND_HASH,
+                        "{argon2-imported}$argon2id$v=19$m=4194304,t=3,p=1" + SALT_AND_HASH,
+                        "{argon2}$argon2id$v=19$m=4194304,t=3,p=1" + SALT_AND_HASH,
+                        "{argon2}$argon2id$v=19$t=3,m=4194304,p=1" + SALT_AND_HASH,
+                        "{argon2}$argon2id$v=19$m=12288,t=100000,p=1" + SALT_AND_HASH }) {
+                    assertThat(encoder.matches("clave", tooCostly)).as(tooCostly).isFalse();
+                }
+            });
+            // within the caps, the same encoders verify as before
+            String atCap = "{bcrypt}" + new BCryptPasswordEncoder(BCryptPasswordEncoder.BCryptVersion.$2Y, 4).encode("clave");
+            assertThat(encoder.matches("clave", atCap)).isTrue();
         }
     }
 }

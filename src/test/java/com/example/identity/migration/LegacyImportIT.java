@@ -4,9 +4,12 @@ import static com.example.identity.migration.OldSystemExport.CLIENT_SECRET;
 import static com.example.identity.migration.OldSystemExport.DEV_PASSWORD;
 import static com.example.identity.migration.OldSystemExport.PLAYER_PASSWORD;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,10 +21,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.util.UriComponentsBuilder;
+import org.springframework.web.util.UriUtils;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
+import com.example.identity.common.CacheInvalidation;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.support.Cluster;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
@@ -255,6 +261,142 @@ class LegacyImportIT {
     }
 
     @Test
+    void aTokenPresentedBeforeItsImportWorksAsSoonAsItIsImported() {
+        var old = new OldSystemExport(jdbc);
+        var web = new WebClient(port);
+        // a game tries the new service before the import: unknown, and remembered as unknown for minutes
+        HttpResponse<String> early = web.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
+        assertThat(early.statusCode()).isEqualTo(401);
+        assertThat(early.body()).isEqualTo(INVALID_TOKEN);
+
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+
+        HttpResponse<String> imported = web.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
+        assertThat(imported.statusCode()).isEqualTo(200);
+        assertThat(imported.body()).startsWith("{\"ok\":true,\"user\":{\"id\":" + old.devId + ",");
+    }
+
+    @Test
+    void anUpdateRevokingAnApplicationAndATokenRefusesThemAtOnceEvenCachedAndEndsTheApplicationsRefreshTokens() {
+        var old = new OldSystemExport(jdbc);
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+        // the developer logs in to the old application with offline_access; a game uses their token: both
+        // access tokens are now cached as valid
+        var browser = new WebClient(port);
+        assertThat(browser.login(old.devEmail, DEV_PASSWORD).statusCode()).isEqualTo(302);
+        JsonNode issued = codeFlow(browser, old, "openid offline_access");
+        String accessToken = issued.get("access_token").stringValue();
+        String refreshToken = issued.get("refresh_token").stringValue();
+        var web = new WebClient(port);
+        for (String live : List.of(accessToken, old.gameToken)) {
+            assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + live).statusCode()).isEqualTo(200);
+        }
+
+        String operator = "op-" + old.tag;
+        ImportReport updated = importer.run(new ImportOptions(null, old.write("tokens.jsonl", old.tokenLines(true)),
+                old.write("clients.jsonl", List.of(old.clientLine(true))), false, true), operator);
+
+        assertThat(updated.problems()).isEmpty();
+        assertThat(counts(updated)).isEqualTo("clients 1: +0 ~1 =0; tokens 3: +0 ~1 =2");
+        // refused at once, not when the token cache's 30 seconds run out
+        for (String revoked : List.of(accessToken, old.gameToken)) {
+            HttpResponse<String> response = web.get("/api/userinfo.php", "Authorization", "Bearer " + revoked);
+            assertThat(response.statusCode()).isEqualTo(401);
+            assertThat(response.body()).isEqualTo(INVALID_TOKEN);
+        }
+        // the application's refresh tokens end with it, and the application is refused as revoked
+        HttpResponse<String> refresh = web.postForm("/oauth/token.php", Map.of("grant_type", "refresh_token",
+                "refresh_token", refreshToken, "client_id", old.clientId, "client_secret", CLIENT_SECRET));
+        assertThat(refresh.statusCode()).isEqualTo(401);
+        assertThat(refresh.body()).isEqualTo("{\"error\":\"client_revoked\"}");
+        assertThat(jdbc.queryForObject("select revoked_at is not null from refresh_tokens where token_digest = ?",
+                Boolean.class, Secrets.sha256Hex(refreshToken))).isTrue();
+        // audited as the service's own revocations, by the operator
+        long gameTokenId = jdbc.queryForObject("select id from api_tokens where token_digest = ?", Long.class,
+                Secrets.sha256Hex(old.gameToken));
+        assertThat(auditOf("os:" + operator)).containsExactly(
+                "CLIENT_REVOKED " + old.clientId,
+                "TOKEN_REVOKED token #" + gameTokenId + " " + old.gameToken.substring(0, 8) + "… de usuario #" + old.devId,
+                "IMPORT_COMPLETED clients: +0 ~1 =0; tokens: +0 ~1 =2");
+    }
+
+    /**
+     * The import runs as a process of its own (here this test's application); a running instance (a second
+     * application on the same PostgreSQL database) hears of what it changed by NOTIFY at its commit, well
+     * before the token cache's 30 seconds. H2 serves one instance only: there is nothing to tell.
+     */
+    @Test
+    void anotherRunningInstanceRefusesATokenRevokedByAnUpdateAtOnce() throws Exception {
+        assumeTrue(Cluster.onPostgres(), "several instances share PostgreSQL only");
+        var old = new OldSystemExport(jdbc);
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+        try (Cluster other = Cluster.onSharedDatabase(1)) {
+            var atOther = new WebClient(other.port(0));
+            var listener = other.bean(0, CacheInvalidation.class);
+            for (long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                    !listener.listening() && System.nanoTime() < deadline;) {
+                Thread.sleep(50);
+            }
+            assertThat(listener.listening()).isTrue();
+            // the game's token is cached as valid by the other instance
+            assertThat(atOther.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken).statusCode())
+                    .isEqualTo(200);
+
+            ImportReport updated = importer.run(new ImportOptions(null, old.write("tokens.jsonl", old.tokenLines(true)),
+                    null, false, true), "op");
+
+            assertThat(updated.problems()).isEmpty();
+            HttpResponse<String> response = atOther.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
+            for (long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+                    response.statusCode() == 200 && System.nanoTime() < deadline;) {
+                Thread.sleep(100); // NOTIFY is delivered at commit; the listener polls every 250 ms
+                response = atOther.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
+            }
+            assertThat(response.statusCode()).isEqualTo(401);
+            assertThat(response.body()).isEqualTo(INVALID_TOKEN);
+        }
+    }
+
+    @Test
+    void anUpdateChangingAnAddressEndsTheOldAddressSessionsRenamesThePasskeyUserAndShowsTheNewAddressAtOnce() {
+        var old = new OldSystemExport(jdbc);
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+        var devSession = new WebClient(port);
+        assertThat(WebClient.location(devSession.login(old.devEmail, DEV_PASSWORD))).isEqualTo("/dashboard/developer.php");
+        assertThat(devSession.get("/cuenta/contrasena").statusCode()).isEqualTo(200);
+        // a passkey of the account: its user entity is named by the login name (passkey/)
+        String entityId = "entidad-" + old.tag;
+        jdbc.update("insert into user_entities (id, name, display_name) values (?, ?, ?)", entityId, old.devEmail,
+                old.devEmail);
+        // a game has just used the developer's token: cached with the old address
+        var web = new WebClient(port);
+        assertThat(web.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken).body())
+                .contains("\"correo\":\"" + old.devEmail + "\"");
+
+        String newEmail = "nuevo-" + old.tag + "@old.example";
+        String operator = "op-" + old.tag;
+        ImportReport updated = importer.run(new ImportOptions(old.write("users.jsonl", List.of(
+                old.devLine().replace(old.devEmail, newEmail), old.playerLine(), old.disabledLine(false))), null, null,
+                false, true), operator);
+
+        assertThat(updated.problems()).isEmpty();
+        assertThat(counts(updated)).isEqualTo("users 3: +0 ~1 =2");
+        // as after a confirmed change of address: the session opened under the old address is over
+        assertThat(WebClient.location(devSession.get("/cuenta/contrasena"))).startsWith("/login/");
+        var entity = jdbc.queryForMap("select name, display_name from user_entities where id = ?", entityId);
+        assertThat(List.of(entity.get("name"), entity.get("display_name"))).containsExactly(newEmail, newEmail);
+        HttpResponse<String> userinfo = web.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
+        assertThat(userinfo.statusCode()).isEqualTo(200);
+        assertThat(userinfo.body()).isEqualTo("{\"ok\":true,\"user\":{\"id\":" + old.devId
+                + ",\"primer_nombre\":\"Diego Viejo\",\"correo\":\"" + newEmail + "\",\"rol\":\"developer_api\"}}");
+        assertThat(auditOf("os:" + operator)).containsExactly(
+                "EMAIL_CHANGED usuario #" + old.devId + " de " + old.devEmail + " a " + newEmail,
+                "IMPORT_COMPLETED users: +0 ~1 =2");
+        assertThat(WebClient.location(new WebClient(port).login(newEmail, DEV_PASSWORD))).isEqualTo("/dashboard/developer.php");
+        jdbc.update("delete from user_entities where id = ?", entityId);
+    }
+
+    @Test
     void everyKindOfBadLineIsReportedWithItsLineAndNothingIsWritten() {
         var old = new OldSystemExport(jdbc);
         long demoId = jdbc.queryForObject("select id from users where correo = 'dev@example.com'", Long.class);
@@ -338,6 +480,32 @@ class LegacyImportIT {
     }
 
     @Test
+    void aHashAboveTheCostCapsIsAProblemOfItsLineAndAStoredOneNeverRunsAtLogin() {
+        var old = new OldSystemExport(jdbc);
+        // a real bcrypt hash with its cost set to 31: verifying it would hold a hashing thread for about a day
+        String tooCostly = old.devHash.replaceFirst("^\\$2y\\$10\\$", "\\$2y\\$31\\$");
+        var options = new ImportOptions(old.write("users.jsonl", List.of(old.devLine().replace(old.devHash, tooCostly),
+                old.playerLine(), old.disabledLine(false))), null, null, false, false);
+        Map<String, Long> before = rowCounts();
+
+        ImportReport report = importer.run(options, "op");
+
+        assertThat(report.problems()).extracting(Object::toString).containsExactly("users:1: password_hash: coste bcrypt 31 "
+                + "por encima del máximo admitido (14); restablece esa contraseña tras el cambio");
+        assertThat(report.wasWritten()).isFalse();
+        assertThat(report.exitCode()).isEqualTo(1);
+        assertThat(rowCounts()).isEqualTo(before);
+
+        // one stored before the caps existed: the login fails at once, and the hash is never computed
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+        jdbc.update("update users set password_hash = ? where id = ?", "{bcrypt}" + tooCostly, old.devId);
+        HttpResponse<String> login = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> new WebClient(port).login(old.devEmail, DEV_PASSWORD));
+        assertThat(WebClient.location(login)).startsWith("/login/?error=1");
+        assertThat(storedHash(old.devId)).isEqualTo("{bcrypt}" + tooCostly);
+    }
+
+    @Test
     void aDryRunReportsWhatItWouldDoAndWritesNothing() {
         var old = new OldSystemExport(jdbc);
         Map<String, Long> before = rowCounts();
@@ -354,6 +522,39 @@ class LegacyImportIT {
 
         ImportReport real = importer.run(old.all(false, false), "op");
         assertThat(counts(real)).isEqualTo(counts(dry));
+    }
+
+    /**
+     * The token response of a code flow of the imported application, the user of {@code browser} approving
+     * the consent page when it asks (offline_access always does).
+     */
+    private JsonNode codeFlow(WebClient browser, OldSystemExport old, String scope) {
+        HttpResponse<String> authorize = browser.get("/oauth/authorize.php?" + WebClient.encode(Map.of(
+                "response_type", "code", "client_id", old.clientId, "redirect_uri", old.redirectUri,
+                "scope", scope, "state", "s", "nonce", "n")));
+        String location = WebClient.location(authorize);
+        int consent = location.indexOf("/oauth/consent?");
+        if (consent >= 0) {
+            String page = location.substring(consent);
+            String request = UriComponentsBuilder.fromUriString(page).build().getQueryParams().getFirst("request");
+            HttpResponse<String> approved = browser.postForm("/oauth/consent", Map.of(
+                    "request", UriUtils.decode(request, StandardCharsets.UTF_8), "decision", "allow",
+                    "_csrf", WebClient.csrfOf(browser.get(page).body())));
+            String back = WebClient.location(approved);
+            location = WebClient.location(browser.get(back.substring(back.indexOf("/oauth/"))));
+        }
+        assertThat(location).startsWith(old.redirectUri + "?");
+        String code = UriComponentsBuilder.fromUriString(location).build().getQueryParams().getFirst("code");
+        HttpResponse<String> token = new WebClient(port).postForm("/oauth/token.php",
+                OAuthForms.codeExchange(code, old.redirectUri, old.clientId, CLIENT_SECRET));
+        assertThat(token.statusCode()).as(token.body()).isEqualTo(200);
+        return JSON.readTree(token.body());
+    }
+
+    /** The audit lines of {@code actor}, oldest first, as "EVENT subject". */
+    private List<String> auditOf(String actor) {
+        return jdbc.queryForList("select event, subject from audit_events where actor = ? order by id", actor).stream()
+                .map(row -> row.get("event") + " " + row.get("subject")).toList();
     }
 
     private String storedHash(long id) {
