@@ -217,6 +217,24 @@ class RefreshTokenIT extends OAuthTestBase {
                     + "and subject like ?", Integer.class, "%usuario #" + userId + ";%")).isEqualTo(1);
         }
 
+        /** decisions §1: a reused code revokes every token issued from it, its refresh token included. */
+        @Test
+        void aReusedCodeRevokesTheRefreshTokenItGaveToo() {
+            String code = authorize(browser, client, "openid offline_access", Map.of("state", "s"));
+            HttpResponse<String> exchanged = exchange(client, code);
+            assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
+            JsonNode tokens = json(exchanged);
+
+            TokenEndpointIT.assertError(exchange(client, code), 400, "Código ya utilizado");
+
+            assertThat(apiStatus(tokens.get("access_token").asString())).isEqualTo(401);
+            assertStandardError(refresh(client, tokens.get("refresh_token").asString()), 400, "invalid_grant",
+                    RefreshTokenExchange.INVALID);
+            assertThat(jdbc.queryForObject("select count(*) from refresh_tokens where token_digest = ? "
+                    + "and revoked_at is not null", Integer.class, Secrets.sha256Hex(tokens.get("refresh_token")
+                            .asString()))).isEqualTo(1);
+        }
+
         @Test
         void anotherLoginOfTheSameUserAndClientIsAnotherFamilyAndSurvives() {
             JsonNode stolen = login(client, "openid offline_access");
