@@ -49,8 +49,8 @@ import com.example.identity.keys.SigningKeys;
  */
 final class RefreshTokenExchange implements AuthenticationProvider {
 
-    static final String INVALID = "refresh_token inválido, caducado o revocado";
-    static final String REUSED = "refresh_token ya utilizado: se han revocado los tokens de esta autorización";
+    static final String INVALID = "refresh_token invalido, caducado o revocado";
+    static final String REUSED = "refresh_token ya utilizado: se han revocado los tokens de esta autorizacion";
 
     private final RefreshTokens refreshTokens;
     private final DatabaseAuthorizationService authorizations;

@@ -80,6 +80,7 @@ class RefreshTokenIT extends OAuthTestBase {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
         assertThat(response.body()).isEqualTo("{\"error\":\"" + error + "\",\"error_description\":\"" + description + "\"}");
+        assertThat(description).as("RFC 6749 §5.2's characters").matches(ErrorDescriptionCharactersIT.RFC6749);
     }
 
     static int apiStatus(String accessToken) {
@@ -313,11 +314,11 @@ class RefreshTokenIT extends OAuthTestBase {
             Map<String, String> missing = refreshForm(client, "x");
             missing.remove("refresh_token");
             assertStandardError(new WebClient(ISSUER).postForm("/oauth/token.php", missing), 400, "invalid_request",
-                    "Falta el parámetro refresh_token");
+                    "Falta el parametro refresh_token");
 
             String body = WebClient.encode(refreshForm(client, "a".repeat(43))) + "&refresh_token=" + "b".repeat(43);
             assertStandardError(new WebClient(ISSUER).postRaw("/oauth/token.php", body), 400, "invalid_request",
-                    "Parámetro repetido");
+                    "Parametro repetido");
         }
 
         @Test
