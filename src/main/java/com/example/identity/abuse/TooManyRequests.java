@@ -15,7 +15,7 @@ public enum TooManyRequests {
     /** {@code /oauth/token.php}: {@code {"error":...}}. */
     TOKEN_ENDPOINT("{\"error\":\"Demasiadas solicitudes, inténtalo más tarde\"}"),
     /** {@code /oauth/revoke.php}, {@code /oauth/introspect.php}: RFC 6749 §5.2's shape. */
-    STANDARD("{\"error\":\"temporarily_unavailable\",\"error_description\":\"Demasiadas solicitudes, inténtalo más tarde\"}"),
+    STANDARD("{\"error\":\"temporarily_unavailable\",\"error_description\":\"Demasiadas solicitudes, intentalo mas tarde\"}"),
     /** {@code /api/**}: {@code {"ok":false,"error":...}}. */
     API("{\"ok\":false,\"error\":\"Demasiadas solicitudes, inténtalo más tarde\"}");
 

@@ -16,7 +16,6 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.oauth.RefreshTokens;
-import com.example.identity.token.ApiTokenService;
 
 /**
  * The consents users give to third-party applications (decisions §12.6), in {@code oauth_consents}: one
@@ -28,15 +27,12 @@ import com.example.identity.token.ApiTokenService;
 public class Consents {
 
     private final JdbcTemplate jdbc;
-    private final ApiTokenService accessTokens;
     private final RefreshTokens refreshTokens;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    Consents(JdbcTemplate jdbc, ApiTokenService accessTokens, RefreshTokens refreshTokens,
-            ApplicationEventPublisher events, Clock clock) {
+    Consents(JdbcTemplate jdbc, RefreshTokens refreshTokens, ApplicationEventPublisher events, Clock clock) {
         this.jdbc = jdbc;
-        this.accessTokens = accessTokens;
         this.refreshTokens = refreshTokens;
         this.events = events;
         this.clock = clock;
@@ -96,7 +92,8 @@ public class Consents {
 
     /**
      * Withdraws {@code userId}'s consent to {@code clientId} and revokes every token that application holds
-     * for them. The next authorization request of that application shows the consent page again.
+     * for them ({@link RefreshTokens#revokeFamilies}: a refresh in flight finishes first, and its new tokens
+     * are revoked too). The next authorization request of that application shows the consent page again.
      *
      * @return false when there was no such consent
      */
@@ -106,8 +103,7 @@ public class Consents {
         if (deleted == 0) {
             return false;
         }
-        int revoked = accessTokens.revokeByClientAndUser(clientId, userId)
-                + refreshTokens.revokeByClientAndUser(clientId, userId);
+        int revoked = refreshTokens.revokeFamilies(clientId, userId);
         events.publishEvent(new AuditEvent(AuditEvent.Type.CONSENT_WITHDRAWN,
                 clientId + " de usuario #" + userId + "; tokens revocados: " + revoked));
         return true;

@@ -29,7 +29,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.keys.SigningKeys;
-import com.example.identity.token.ApiTokenService;
 
 /**
  * The steps of {@code /oauth/token.php} after the client authenticated ({@link ClientCredentialsChecks}),
@@ -47,18 +46,18 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
     private final DatabaseAuthorizationService authorizations;
     private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
     private final SigningKeys signingKeys;
-    private final ApiTokenService tokens;
+    private final RefreshTokens families;
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
     AuthorizationCodeExchange(DatabaseAuthorizationService authorizations,
-            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, ApiTokenService tokens,
+            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, RefreshTokens families,
             TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
         this.authorizations = authorizations;
         this.tokenGenerator = tokenGenerator;
         this.signingKeys = signingKeys;
-        this.tokens = tokens;
+        this.families = families;
         this.transactions = transactions;
         this.clock = clock;
         this.events = events;
@@ -191,11 +190,12 @@ class AuthorizationCodeExchange implements AuthenticationProvider {
     }
 
     /**
-     * A second use is refused, and every token issued from that code is revoked (RFC 6749 §4.1.2): revoke
-     * what it gave, record it, refuse.
+     * A second use is refused, and every token issued from that code is revoked (RFC 6749 §4.1.2, decisions
+     * §1): its whole family, the access tokens and the refresh tokens, those rotated from it included;
+     * record it, refuse. The answer is the same whatever was revoked.
      */
     private void reuseDetected(AuthorizationRecord record) {
-        int revoked = tokens.revokeByAuthorization(record.id());
+        int revoked = families.revokeFamily(record.id());
         events.publishEvent(new AuditEvent(AuditEvent.Type.CODE_REUSE_DETECTED,
                 "autorización " + record.id() + " de usuario #" + record.userId() + "; tokens revocados: " + revoked,
                 record.clientId()));

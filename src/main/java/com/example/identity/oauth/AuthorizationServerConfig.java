@@ -245,9 +245,9 @@ class AuthorizationServerConfig {
     /** The remaining steps: redirect URI, revoked client, the code and its exchange. */
     @Bean
     AuthorizationCodeExchange authorizationCodeExchange(DatabaseAuthorizationService authorizations,
-            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, ApiTokenService tokens,
+            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, RefreshTokens refreshTokens,
             TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
-        return new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, tokens, transactions,
+        return new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, refreshTokens, transactions,
                 clock, events);
     }
 

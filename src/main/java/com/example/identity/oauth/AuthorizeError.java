@@ -8,25 +8,27 @@ import org.springframework.security.oauth2.core.OAuth2Error;
  * (decisions §12.2): a standard {@code error} code (OIDC Core §3.1.2.6 and §6, RFC 6749 §4.1.2.1) with a
  * Spanish {@code error_description}. They are sent to the redirect URI only once the client and the
  * redirect URI are verified ({@link AuthorizeErrorResponder}); the errors of decisions §2 keep their
- * shape, without a description.
+ * shape, without a description. A description is ASCII, Spanish written without accents or other marks:
+ * RFC 6749 §4.1.2.1 allows only {@code %x20-21 / %x23-5B / %x5D-7E} there (no {@code "} and no
+ * {@code \} either).
  */
 enum AuthorizeError {
 
-    LOGIN_REQUIRED("login_required", "Hace falta iniciar sesión y prompt=none no permite mostrar la página"),
+    LOGIN_REQUIRED("login_required", "Hace falta iniciar sesion y prompt=none no permite mostrar la pagina"),
     INTERACTION_REQUIRED("interaction_required",
-            "El usuario debe cambiar su contraseña y prompt=none no permite mostrar la página"),
+            "El usuario debe cambiar su contrasena y prompt=none no permite mostrar la pagina"),
     CONSENT_REQUIRED("consent_required",
-            "Hace falta el consentimiento del usuario y prompt=none no permite mostrar la página"),
-    REQUEST_NOT_SUPPORTED("request_not_supported", "El parámetro request no está soportado"),
-    REQUEST_URI_NOT_SUPPORTED("request_uri_not_supported", "El parámetro request_uri no está soportado"),
-    INVALID_PROMPT("invalid_request", "prompt inválido: none no se combina con otros valores"),
-    INVALID_MAX_AGE("invalid_request", "max_age debe ser un número entero de segundos, no negativo"),
-    INVALID_CLAIMS("invalid_request", "El parámetro claims no es un objeto JSON válido (OpenID Connect Core §5.5)"),
+            "Hace falta el consentimiento del usuario y prompt=none no permite mostrar la pagina"),
+    REQUEST_NOT_SUPPORTED("request_not_supported", "El parametro request no esta soportado"),
+    REQUEST_URI_NOT_SUPPORTED("request_uri_not_supported", "El parametro request_uri no esta soportado"),
+    INVALID_PROMPT("invalid_request", "prompt invalido: none no se combina con otros valores"),
+    INVALID_MAX_AGE("invalid_request", "max_age debe ser un numero entero de segundos, no negativo"),
+    INVALID_CLAIMS("invalid_request", "El parametro claims no es un objeto JSON valido (OpenID Connect Core 5.5)"),
     INVALID_ID_TOKEN_HINT("invalid_request", "id_token_hint no es un id_token emitido por este servidor"),
-    REPEATED_PARAMETER("invalid_request", "Parámetro repetido"),
+    REPEATED_PARAMETER("invalid_request", "Parametro repetido"),
     UNMET_ACR("access_denied",
-            "Ningún inicio de sesión de este servicio tiene el nivel (acr) pedido como esencial; el único es mfa"),
-    OTHER_SUBJECT("access_denied", "La sesión iniciada es de otra cuenta que la pedida en claims (sub)");
+            "Ningun inicio de sesion de este servicio tiene el nivel (acr) pedido como esencial; el unico es mfa"),
+    OTHER_SUBJECT("access_denied", "La sesion iniciada es de otra cuenta que la pedida en claims (sub)");
 
     private final String code;
     private final String description;

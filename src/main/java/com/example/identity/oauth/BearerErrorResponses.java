@@ -62,6 +62,6 @@ final class BearerErrorResponses implements AuthenticationFailureHandler {
         if (OAuth2ErrorCodes.INSUFFICIENT_SCOPE.equals(code)) {
             return BearerTokenError.insufficientScope("openid");
         }
-        return BearerTokenError.invalidRequest("Solicitud inválida");
+        return BearerTokenError.invalidRequest("Solicitud invalida");
     }
 }

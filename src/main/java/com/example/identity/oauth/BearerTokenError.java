@@ -39,7 +39,7 @@ final class BearerTokenError extends OAuth2AuthenticationException {
     /** Unknown, malformed, expired or revoked, of a disabled account or a revoked application: 401. */
     static BearerTokenError invalid() {
         return new BearerTokenError(HttpStatus.UNAUTHORIZED, OAuth2ErrorCodes.INVALID_TOKEN,
-                "Token de acceso inválido, caducado o revocado", "Bearer error=\"invalid_token\"");
+                "Token de acceso invalido, caducado o revocado", "Bearer error=\"invalid_token\"");
     }
 
     /** A valid token that was not issued for this resource (no {@code openid} scope): 403. */
@@ -58,7 +58,7 @@ final class BearerTokenError extends OAuth2AuthenticationException {
     /** The caller's address or token is over its budget: 429 with {@code Retry-After}. */
     static BearerTokenError tooManyRequests(long retryAfterSeconds) {
         return new BearerTokenError(HttpStatus.TOO_MANY_REQUESTS, "temporarily_unavailable",
-                "Demasiadas solicitudes, inténtalo más tarde", null, retryAfterSeconds);
+                "Demasiadas solicitudes, intentalo mas tarde", null, retryAfterSeconds);
     }
 
     /**

@@ -23,6 +23,7 @@ import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountPrincipal;
@@ -114,10 +115,13 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
         return findByCode(token).map(r -> toAuthorization(r, token)).orElse(null);
     }
 
-    /** The record of an authorization, by id (a refresh token's family). */
-    @Transactional(readOnly = true)
-    Optional<AuthorizationRecord> findRecord(String id) {
-        return records.findById(id);
+    /**
+     * The record of an authorization, by id (a refresh token's family), its row locked until the caller's
+     * transaction ends: the first step of any change to that family ({@link RefreshTokens}).
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Optional<AuthorizationRecord> lockRecord(String id) {
+        return records.lockById(id);
     }
 
     /** The record of a presented code, looked up by digest. */

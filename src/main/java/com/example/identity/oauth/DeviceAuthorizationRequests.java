@@ -28,7 +28,7 @@ final class DeviceAuthorizationRequests implements AuthenticationConverter {
         MultiValueMap<String, String> form = TokenRequestConverter.formParameters(request);
         List<String> scope = form.get(OAuth2ParameterNames.SCOPE);
         if (scope != null && scope.size() > 1) {
-            throw StandardError.invalidRequest("Parámetro repetido: scope");
+            throw StandardError.invalidRequest("Parametro repetido: scope");
         }
         Set<String> scopes = scope == null || scope.get(0).isBlank() ? Set.of()
                 : new LinkedHashSet<>(Arrays.asList(scope.get(0).trim().split(" +")));

@@ -42,7 +42,7 @@ import com.example.identity.keys.SigningKeys;
  */
 final class DeviceCodeExchange implements AuthenticationProvider {
 
-    static final String UNKNOWN = "device_code inválido o ya utilizado";
+    static final String UNKNOWN = "device_code invalido o ya utilizado";
 
     private final DeviceAuthorizations devices;
     private final DatabaseAuthorizationService authorizations;
@@ -78,8 +78,8 @@ final class DeviceCodeExchange implements AuthenticationProvider {
         switch (exchanged.poll().outcome()) {
             case UNKNOWN -> throw StandardError.invalidGrant(UNKNOWN);
             case EXPIRED -> throw StandardError.expiredToken("El device_code ha caducado: empieza de nuevo en /oauth/device.php");
-            case DENIED -> throw StandardError.accessDenied("El usuario ha rechazado la autorización");
-            case PENDING -> throw StandardError.authorizationPending("El usuario aún no ha autorizado el dispositivo");
+            case DENIED -> throw StandardError.accessDenied("El usuario ha rechazado la autorizacion");
+            case PENDING -> throw StandardError.authorizationPending("El usuario aun no ha autorizado el dispositivo");
             case SLOW_DOWN -> throw StandardError.slowDown("Consultas demasiado seguidas: espera " + run.pollInterval()
                     + " segundos entre una y otra");
             case APPROVED -> {

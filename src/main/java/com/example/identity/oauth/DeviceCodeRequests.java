@@ -32,10 +32,10 @@ final class DeviceCodeRequests implements AuthenticationConverter {
         }
         List<String> deviceCode = form.get(OAuth2ParameterNames.DEVICE_CODE);
         if (deviceCode == null || deviceCode.get(0).isEmpty()) {
-            throw StandardError.invalidRequest("Falta el parámetro device_code");
+            throw StandardError.invalidRequest("Falta el parametro device_code");
         }
         if (deviceCode.size() > 1) {
-            throw StandardError.invalidRequest("Parámetro repetido: device_code");
+            throw StandardError.invalidRequest("Parametro repetido: device_code");
         }
         Authentication client = SecurityContextHolder.getContext().getAuthentication();
         return new OAuth2DeviceCodeAuthenticationToken(deviceCode.get(0), client, Map.of());

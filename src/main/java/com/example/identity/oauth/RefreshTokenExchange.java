@@ -35,10 +35,13 @@ import com.example.identity.keys.SigningKeys;
  * The refresh grant at {@code /oauth/token.php} (RFC 6749 §6, decisions §12.4 and §12.5), after the client
  * authenticated: the client is not revoked ({@code client_revoked}, as for a code); then, in one
  * transaction, the token is found (of this client), not revoked, not expired, of an enabled account, the
- * requested scopes are among the granted ones, and the token is rotated by one conditional UPDATE while the
+ * requested scopes are among the granted ones, the family's row is locked (read with that lock, the
+ * statement that reads the login's record), and the token is rotated by one conditional UPDATE while the
  * new access and refresh tokens are stored, so that of concurrent refreshes with one token exactly one
- * wins. A token that was already rotated, or that loses that race, is a reuse (RFC 9700 §4.14.2): the
- * whole family is revoked, in a transaction of its own, and the answer is {@code invalid_grant}.
+ * wins, and a revocation of the family never runs beside a rotation ({@link RefreshTokens}). A token that
+ * was already rotated, or that loses that race, is a reuse (RFC 9700 §4.14.2): the whole family is
+ * revoked, in a transaction of its own, and the answer is {@code invalid_grant}. A token revoked while
+ * this refresh waited for the lock is the ordinary {@code invalid_grant}.
  *
  * <p>Refusals after the client checks are RFC 6749 §5.2's, with a Spanish description. A new id_token is
  * returned when {@code openid} is granted (OIDC Core §12.2): same {@code sub}, {@code aud} and
@@ -46,8 +49,8 @@ import com.example.identity.keys.SigningKeys;
  */
 final class RefreshTokenExchange implements AuthenticationProvider {
 
-    static final String INVALID = "refresh_token inválido, caducado o revocado";
-    static final String REUSED = "refresh_token ya utilizado: se han revocado los tokens de esta autorización";
+    static final String INVALID = "refresh_token invalido, caducado o revocado";
+    static final String REUSED = "refresh_token ya utilizado: se han revocado los tokens de esta autorizacion";
 
     private final RefreshTokens refreshTokens;
     private final DatabaseAuthorizationService authorizations;
@@ -115,13 +118,20 @@ final class RefreshTokenExchange implements AuthenticationProvider {
         if (requested.contains(OidcScopes.OPENID) && !signingKeys.canSign()) {
             throw TokenError.OIDC_KEY_MISSING.exception();
         }
-        AuthorizationRecord authorizationRecord = authorizations.findRecord(record.authorizationId())
+        // the family's lock, held to the commit: a revocation of the family waits for this rotation to end
+        // (and then revokes its new tokens too), or this rotation waited for it (RefreshTokens)
+        AuthorizationRecord authorizationRecord = authorizations.lockRecord(record.authorizationId())
                 .orElseThrow(() -> StandardError.invalidGrant(INVALID));
         AccountPrincipal user = accounts.findById(record.userId())
                 .filter(u -> u.isEnabled())
                 .map(AccountPrincipal::of)
                 .orElseThrow(() -> StandardError.invalidGrant(INVALID));
         if (!refreshTokens.rotate(record)) {
+            // changed since it was read: revoked meanwhile (the family ended, nothing was replayed: the ordinary
+            // refusal), or rotated by a concurrent refresh (a reuse)
+            if (refreshTokens.find(grant.getRefreshToken()).map(RefreshTokenRecord::isRevoked).orElse(true)) {
+                throw StandardError.invalidGrant(INVALID);
+            }
             return Refreshed.reuse(record);
         }
         // Spring Authorization Server's JwtGenerator copies sid and auth_time of a refresh's id_token from the

@@ -33,11 +33,11 @@ final class RefreshTokenRequests implements AuthenticationConverter {
         }
         List<String> refreshToken = form.get(OAuth2ParameterNames.REFRESH_TOKEN);
         if (refreshToken == null || refreshToken.get(0).isEmpty()) {
-            throw StandardError.invalidRequest("Falta el parámetro refresh_token");
+            throw StandardError.invalidRequest("Falta el parametro refresh_token");
         }
         List<String> scope = form.get(OAuth2ParameterNames.SCOPE);
         if (refreshToken.size() > 1 || (scope != null && scope.size() > 1)) {
-            throw StandardError.invalidRequest("Parámetro repetido");
+            throw StandardError.invalidRequest("Parametro repetido");
         }
         Set<String> scopes = scope == null || scope.get(0).isBlank() ? Set.of()
                 : new LinkedHashSet<>(Arrays.asList(scope.get(0).trim().split(" +")));

@@ -9,6 +9,8 @@ import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -24,6 +26,14 @@ import com.example.identity.token.ApiTokenService;
  * token); only its SHA-256 digest is stored. Tokens of one grant form a family, named by the authorization
  * they came from; revoking a family revokes its refresh tokens and its access tokens (RFC 9700 §4.14,
  * RFC 7009 §2.1).
+ *
+ * <p>Every change to a family's tokens first locks the family's {@code oauth_authorizations} row, and
+ * only then touches token rows (one lock order, so nothing deadlocks): a rotation (before its conditional
+ * UPDATE, {@link RefreshTokenExchange}), a revocation of the family (a replayed refresh token, a reused code,
+ * RFC 7009), a consent withdrawal and a client revocation (every family concerned, in id order). The code
+ * exchange locks that row by marking the code used. So a revocation and a rotation of one family never
+ * overlap: under READ COMMITTED a revocation that ran beside a rotation would not see the rotation's new,
+ * uncommitted tokens and would leave them alive; with the lock it waits, and then revokes them too.
  */
 @Component
 public class RefreshTokens {
@@ -32,14 +42,16 @@ public class RefreshTokens {
     private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9_-]{43}");
 
     private final RefreshTokenRepository records;
+    private final AuthorizationRecordRepository families;
     private final ApiTokenService accessTokens;
     private final Clock clock;
     private final Duration ttl;
     private final ApplicationEventPublisher events;
 
-    RefreshTokens(RefreshTokenRepository records, ApiTokenService accessTokens, Clock clock,
-            IdentityProperties properties, ApplicationEventPublisher events) {
+    RefreshTokens(RefreshTokenRepository records, AuthorizationRecordRepository families, ApiTokenService accessTokens,
+            Clock clock, IdentityProperties properties, ApplicationEventPublisher events) {
         this.records = records;
+        this.families = families;
         this.accessTokens = accessTokens;
         this.clock = clock;
         this.ttl = properties.refreshToken().ttl();
@@ -74,7 +86,10 @@ public class RefreshTokens {
         return isWellFormed(value) ? records.findByTokenDigest(Secrets.sha256Hex(value)) : Optional.empty();
     }
 
-    /** Marks a live token rotated; false when another refresh did first, or it was revoked meanwhile. */
+    /**
+     * Marks a live token rotated; false when another refresh did first, or it was revoked meanwhile. The
+     * caller holds the family's lock ({@link DatabaseAuthorizationService#lockRecord}).
+     */
     @Transactional
     boolean rotate(RefreshTokenRecord record) {
         return records.markRotated(record.id(), clock.instant()) == 1;
@@ -82,12 +97,14 @@ public class RefreshTokens {
 
     /**
      * Revokes a whole family: its refresh tokens, and its access tokens (evicted from every instance's
-     * cache at commit).
+     * cache at commit). The family's row is locked first: a rotation in flight finishes before, and its new
+     * tokens are revoked too; one that comes after finds its token revoked.
      *
      * @return how many tokens were revoked, of both kinds
      */
     @Transactional
     int revokeFamily(String authorizationId) {
+        families.lockById(authorizationId);
         return records.revokeFamily(authorizationId, clock.instant()) + accessTokens.revokeByAuthorization(authorizationId);
     }
 
@@ -101,15 +118,27 @@ public class RefreshTokens {
         return revoked;
     }
 
-    /** A user withdrew an application's access (or an admin did): its refresh tokens for that user end. */
+    /**
+     * A user withdrew an application's access: every family of that user and application is locked, then
+     * its access and refresh tokens are revoked.
+     *
+     * @return how many tokens were revoked, of both kinds
+     */
     @Transactional
-    public int revokeByClientAndUser(String clientId, long userId) {
-        return records.revokeByClientAndUser(clientId, userId, clock.instant());
+    public int revokeFamilies(String clientId, long userId) {
+        families.lockByClientAndUser(clientId, userId);
+        return accessTokens.revokeByClientAndUser(clientId, userId)
+                + records.revokeByClientAndUser(clientId, userId, clock.instant());
     }
 
-    /** An application was revoked: so are its refresh tokens, in the same transaction. */
+    /**
+     * An application was revoked: so are its refresh tokens, in the same transaction, after its families
+     * are locked; first of the listeners, so the access tokens' revocation comes after the locks too.
+     */
     @EventListener
+    @Order(Ordered.HIGHEST_PRECEDENCE)
     void onClientRevoked(ClientRevoked event) {
+        families.lockByClient(event.clientId());
         records.revokeByClient(event.clientId(), clock.instant());
     }
 

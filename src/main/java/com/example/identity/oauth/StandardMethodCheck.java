@@ -23,7 +23,7 @@ import com.example.identity.common.JsonContent;
  */
 final class StandardMethodCheck extends OncePerRequestFilter {
 
-    private static final byte[] BODY = "{\"error\":\"invalid_request\",\"error_description\":\"Método no permitido\"}"
+    private static final byte[] BODY = "{\"error\":\"invalid_request\",\"error_description\":\"Metodo no permitido\"}"
             .getBytes(StandardCharsets.UTF_8);
 
     /** Allowed methods by path, e.g. {@code /oauth/userinfo.php} → GET, POST. */

@@ -50,7 +50,7 @@ final class TokenIntrospection implements AuthenticationProvider {
         var clientPrincipal = (OAuth2ClientAuthenticationToken) request.getPrincipal();
         RegisteredClient client = clientPrincipal.getRegisteredClient();
         if (DatabaseRegisteredClientRepository.isRevoked(client)) {
-            throw StandardError.invalidClient("La aplicación está revocada");
+            throw StandardError.invalidClient("La aplicacion esta revocada");
         }
         String token = request.getToken();
         OAuth2TokenIntrospection claims = RefreshTokens.isWellFormed(token)

@@ -39,10 +39,10 @@ final class TokenParameterRequests implements AuthenticationConverter {
         List<String> token = form.get("token");
         List<String> hint = form.get("token_type_hint");
         if (token == null || token.get(0).isEmpty()) {
-            throw StandardError.invalidRequest("Falta el parámetro token");
+            throw StandardError.invalidRequest("Falta el parametro token");
         }
         if (token.size() > 1 || (hint != null && hint.size() > 1)) {
-            throw StandardError.invalidRequest("Parámetro repetido");
+            throw StandardError.invalidRequest("Parametro repetido");
         }
         String tokenTypeHint = hint == null ? null : hint.get(0);
         Authentication client = SecurityContextHolder.getContext().getAuthentication();

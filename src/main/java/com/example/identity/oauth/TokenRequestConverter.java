@@ -174,7 +174,7 @@ class TokenRequestConverter {
         for (String name : List.of(OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET)) {
             List<String> values = form.get(name);
             if (values != null && values.size() > 1) {
-                throw StandardError.invalidRequest("Parámetro repetido: " + name);
+                throw StandardError.invalidRequest("Parametro repetido: " + name);
             }
         }
         BasicCredentials basic = basicCredentials(request);
@@ -185,7 +185,7 @@ class TokenRequestConverter {
         ClientAuthenticationMethod method;
         if (basic != null) {
             if (basic.malformed() || (formClientId != null && !formClientId.equals(basic.clientId()))) {
-                throw StandardError.invalidClient("Autenticación del cliente fallida");
+                throw StandardError.invalidClient("Autenticacion del cliente fallida");
             }
             if (formSecret != null && !formSecret.isEmpty()) {
                 throw StandardError.invalidRequest("El cliente se autentica de una sola forma");

@@ -99,8 +99,8 @@ class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFail
     private static StandardError standard(AuthenticationException exception) {
         TokenError error = classify(exception);
         return switch (error) {
-            case INVALID_CLIENT_ID, WRONG_CLIENT_SECRET -> StandardError.invalidClient("Autenticación del cliente fallida");
-            case CLIENT_REVOKED -> StandardError.invalidClient("La aplicación está revocada");
+            case INVALID_CLIENT_ID, WRONG_CLIENT_SECRET -> StandardError.invalidClient("Autenticacion del cliente fallida");
+            case CLIENT_REVOKED -> StandardError.invalidClient("La aplicacion esta revocada");
             case INTERNAL_ERROR, OIDC_KEY_MISSING -> StandardError.serverError(
                     (exception instanceof TokenErrorException t && t.detail() != null ? t : TokenError.internal(exception))
                             .detail());

@@ -29,7 +29,7 @@ import com.example.identity.token.TokenKind;
  */
 final class TokenRevocation implements AuthenticationProvider {
 
-    static final String NOT_YOURS = "El token no pertenece a esta aplicación";
+    static final String NOT_YOURS = "El token no pertenece a esta aplicacion";
 
     private final ApiTokenService accessTokens;
     private final RefreshTokens refreshTokens;
@@ -47,7 +47,7 @@ final class TokenRevocation implements AuthenticationProvider {
         var clientPrincipal = (OAuth2ClientAuthenticationToken) request.getPrincipal();
         RegisteredClient client = clientPrincipal.getRegisteredClient();
         if (DatabaseRegisteredClientRepository.isRevoked(client)) {
-            throw StandardError.invalidClient("La aplicación está revocada");
+            throw StandardError.invalidClient("La aplicacion esta revocada");
         }
         String clientId = client.getClientId();
         String token = request.getToken();

@@ -86,7 +86,7 @@ final class UserInfoRequests implements AuthenticationConverter {
         String[] inBody = isForm(request) ? request.getParameterValues(ACCESS_TOKEN) : null;
         int ways = bearers.size() + (inBody == null ? 0 : inBody.length);
         if (ways > 1 || headers.size() > 1) {
-            throw BearerTokenError.invalidRequest("El token de acceso se envía de una sola forma, una sola vez");
+            throw BearerTokenError.invalidRequest("El token de acceso se envia de una sola forma, una sola vez");
         }
         if (ways == 0) {
             throw BearerTokenError.missing();

@@ -164,7 +164,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
             assertErrorRedirect(response, "login_required", query.get("state"));
             assertThat(WebClient.location(response)).isEqualTo(client.redirectUri()
                     + "?error=login_required&error_description="
-                    + "Hace%20falta%20iniciar%20sesi%C3%B3n%20y%20prompt%3Dnone%20no%20permite%20mostrar%20la%20p%C3%A1gina"
+                    + "Hace%20falta%20iniciar%20sesion%20y%20prompt%3Dnone%20no%20permite%20mostrar%20la%20pagina"
                     + "&state=" + query.get("state"));
             assertThat(response.body()).isEmpty();
         }

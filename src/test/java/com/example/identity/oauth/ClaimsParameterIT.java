@@ -137,7 +137,7 @@ class ClaimsParameterIT extends OAuthTestBase {
         assertThat(query.getFirst("code")).isNull();
         assertThat(org.springframework.web.util.UriUtils.decode(query.getFirst("error_description"),
                 java.nio.charset.StandardCharsets.UTF_8))
-                .isEqualTo("La sesión iniciada es de otra cuenta que la pedida en claims (sub)");
+                .isEqualTo("La sesion iniciada es de otra cuenta que la pedida en claims (sub)");
         assertThat(query.getFirst("state")).isEqualTo("s2");
     }
 
@@ -174,7 +174,7 @@ class ClaimsParameterIT extends OAuthTestBase {
         assertThat(refused).startsWith(client.redirectUri() + "?error=access_denied&error_description=").endsWith("&state=s");
         assertThat(org.springframework.web.util.UriUtils.decode(UriComponentsBuilder.fromUriString(refused).build()
                 .getQueryParams().getFirst("error_description"), java.nio.charset.StandardCharsets.UTF_8))
-                .isEqualTo("Ningún inicio de sesión de este servicio tiene el nivel (acr) pedido como esencial; el único es mfa");
+                .isEqualTo("Ningun inicio de sesion de este servicio tiene el nivel (acr) pedido como esencial; el unico es mfa");
 
         User user = newLoggedInUser("Greta");
         Tokens tokens = tokens(user, "{\"id_token\":{\"acr\":{\"values\":[\"urn:example:loa:4\"]}}}");

@@ -131,7 +131,7 @@ class ConsentIT extends OAuthTestBase {
         assertThat(response.statusCode()).isEqualTo(302);
         assertThat(WebClient.location(response)).isEqualTo(thirdParty.redirectUri()
                 + "?error=consent_required&error_description=Hace%20falta%20el%20consentimiento%20del%20usuario%20y%20"
-                + "prompt%3Dnone%20no%20permite%20mostrar%20la%20p%C3%A1gina&state=pn");
+                + "prompt%3Dnone%20no%20permite%20mostrar%20la%20pagina&state=pn");
     }
 
     @Test

@@ -91,6 +91,7 @@ class DeviceFlowIT extends OAuthTestBase {
     static void assertError(HttpResponse<String> response, int status, String error, String description) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.body()).isEqualTo("{\"error\":\"" + error + "\",\"error_description\":\"" + description + "\"}");
+        assertThat(description).as("RFC 6749 §5.2's characters").matches(ErrorDescriptionCharactersIT.RFC6749);
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
     }
 
@@ -154,7 +155,7 @@ class DeviceFlowIT extends OAuthTestBase {
 
         // the device code is spent
         assertError(poll(app.clientId(), device.getDeviceCode().getValue()), 400, "invalid_grant",
-                "device_code inválido o ya utilizado");
+                "device_code invalido o ya utilizado");
 
         // the console keeps the player logged in: a refresh with its client_id alone, rotated
         TokenResponse refreshed = OIDCTokenResponseParser.parse(new TokenRequest(uri("/oauth/token.php"),
@@ -212,14 +213,14 @@ class DeviceFlowIT extends OAuthTestBase {
         assertThat(get.headers().firstValue("Allow")).hasValue("POST");
         // the grant: its parameter, and only for device applications
         assertError(new WebClient(ISSUER).postForm("/oauth/token.php", Map.of("grant_type", GRANT,
-                "client_id", app.clientId())), 400, "invalid_request", "Falta el parámetro device_code");
+                "client_id", app.clientId())), 400, "invalid_request", "Falta el parametro device_code");
         String deviceCode = json(start(app.clientId(), null)).get("device_code").asString();
         assertError(new WebClient(ISSUER).postForm("/oauth/token.php", Map.of("grant_type", GRANT,
                 "device_code", deviceCode, "client_id", web.clientId(), "client_secret", web.clientSecret())),
                 400, "unauthorized_client", "El flujo de dispositivo es solo para aplicaciones de tipo dispositivo");
-        assertError(poll(app.clientId(), "not-a-device-code"), 400, "invalid_grant", "device_code inválido o ya utilizado");
+        assertError(poll(app.clientId(), "not-a-device-code"), 400, "invalid_grant", "device_code invalido o ya utilizado");
         // another device application's code is not this one's
-        assertError(poll(console().clientId(), deviceCode), 400, "invalid_grant", "device_code inválido o ya utilizado");
+        assertError(poll(console().clientId(), deviceCode), 400, "invalid_grant", "device_code invalido o ya utilizado");
     }
 
     @Test
@@ -227,7 +228,7 @@ class DeviceFlowIT extends OAuthTestBase {
         var app = console();
         String deviceCode = json(start(app.clientId(), "openid")).get("device_code").asString();
         assertError(poll(app.clientId(), deviceCode), 400, "authorization_pending",
-                "El usuario aún no ha autorizado el dispositivo");
+                "El usuario aun no ha autorizado el dispositivo");
         assertError(poll(app.clientId(), deviceCode), 400, "slow_down",
                 "Consultas demasiado seguidas: espera 10 segundos entre una y otra");
         assertError(poll(app.clientId(), deviceCode), 400, "slow_down",
@@ -241,7 +242,7 @@ class DeviceFlowIT extends OAuthTestBase {
         jdbc.update("update device_authorizations set last_polled_at = ? where client_id = ?",
                 Timestamp.from(Instant.now().minusSeconds(20)), app.clientId());
         assertError(poll(app.clientId(), deviceCode), 400, "authorization_pending",
-                "El usuario aún no ha autorizado el dispositivo");
+                "El usuario aun no ha autorizado el dispositivo");
     }
 
     @Test
@@ -253,13 +254,13 @@ class DeviceFlowIT extends OAuthTestBase {
         assertThat(denied.statusCode()).isEqualTo(200);
         assertThat(denied.body()).contains("id=\"activate-denied\"");
         assertError(poll(app.clientId(), started.get("device_code").asString()), 400, "access_denied",
-                "El usuario ha rechazado la autorización");
+                "El usuario ha rechazado la autorizacion");
         // the code was used: it cannot be approved afterwards
         HttpResponse<String> late = activar(player.browser(), started.get("user_code").asString(), "allow");
         assertThat(late.statusCode()).isEqualTo(400);
         assertThat(late.body()).contains("Código incorrecto o caducado.");
         assertError(poll(app.clientId(), started.get("device_code").asString()), 400, "access_denied",
-                "El usuario ha rechazado la autorización");
+                "El usuario ha rechazado la autorizacion");
     }
 
     @Test

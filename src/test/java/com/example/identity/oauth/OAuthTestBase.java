@@ -10,6 +10,7 @@ import java.util.UUID;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -27,10 +28,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The application on a fixed free port with {@code identity.issuer} set to it, so that relying-party
- * libraries can follow the discovery document to the real endpoints. One context for every OAuth test.
+ * libraries can follow the discovery document to the real endpoints. One context for every OAuth test,
+ * with the pause points of {@link FamilyPauses} (inert unless a test arms one).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles("test")
+@Import(FamilyPauses.class)
 abstract class OAuthTestBase {
 
     static final int PORT = freePort();

@@ -80,6 +80,7 @@ class RefreshTokenIT extends OAuthTestBase {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
         assertThat(response.body()).isEqualTo("{\"error\":\"" + error + "\",\"error_description\":\"" + description + "\"}");
+        assertThat(description).as("RFC 6749 §5.2's characters").matches(ErrorDescriptionCharactersIT.RFC6749);
     }
 
     static int apiStatus(String accessToken) {
@@ -217,6 +218,24 @@ class RefreshTokenIT extends OAuthTestBase {
                     + "and subject like ?", Integer.class, "%usuario #" + userId + ";%")).isEqualTo(1);
         }
 
+        /** decisions §1: a reused code revokes every token issued from it, its refresh token included. */
+        @Test
+        void aReusedCodeRevokesTheRefreshTokenItGaveToo() {
+            String code = authorize(browser, client, "openid offline_access", Map.of("state", "s"));
+            HttpResponse<String> exchanged = exchange(client, code);
+            assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
+            JsonNode tokens = json(exchanged);
+
+            TokenEndpointIT.assertError(exchange(client, code), 400, "Código ya utilizado");
+
+            assertThat(apiStatus(tokens.get("access_token").asString())).isEqualTo(401);
+            assertStandardError(refresh(client, tokens.get("refresh_token").asString()), 400, "invalid_grant",
+                    RefreshTokenExchange.INVALID);
+            assertThat(jdbc.queryForObject("select count(*) from refresh_tokens where token_digest = ? "
+                    + "and revoked_at is not null", Integer.class, Secrets.sha256Hex(tokens.get("refresh_token")
+                            .asString()))).isEqualTo(1);
+        }
+
         @Test
         void anotherLoginOfTheSameUserAndClientIsAnotherFamilyAndSurvives() {
             JsonNode stolen = login(client, "openid offline_access");
@@ -295,11 +314,11 @@ class RefreshTokenIT extends OAuthTestBase {
             Map<String, String> missing = refreshForm(client, "x");
             missing.remove("refresh_token");
             assertStandardError(new WebClient(ISSUER).postForm("/oauth/token.php", missing), 400, "invalid_request",
-                    "Falta el parámetro refresh_token");
+                    "Falta el parametro refresh_token");
 
             String body = WebClient.encode(refreshForm(client, "a".repeat(43))) + "&refresh_token=" + "b".repeat(43);
             assertStandardError(new WebClient(ISSUER).postRaw("/oauth/token.php", body), 400, "invalid_request",
-                    "Parámetro repetido");
+                    "Parametro repetido");
         }
 
         @Test

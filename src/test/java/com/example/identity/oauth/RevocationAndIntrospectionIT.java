@@ -126,7 +126,7 @@ class RevocationAndIntrospectionIT extends OAuthTestBase {
                 HttpResponse<String> response = post(REVOKE, client, token);
                 assertThat(response.statusCode()).isEqualTo(400);
                 assertThat(response.body()).isEqualTo("{\"error\":\"unauthorized_client\","
-                        + "\"error_description\":\"El token no pertenece a esta aplicación\"}");
+                        + "\"error_description\":\"El token no pertenece a esta aplicacion\"}");
                 assertThat(apiStatus(token)).isEqualTo(200);
             }
         }
@@ -204,7 +204,7 @@ class RevocationAndIntrospectionIT extends OAuthTestBase {
                     HttpResponse<String> response = new WebClient(ISSUER).postForm(path, form);
                     assertThat(response.statusCode()).isEqualTo(401);
                     assertThat(response.body()).isEqualTo("{\"error\":\"invalid_client\","
-                            + "\"error_description\":\"Autenticación del cliente fallida\"}");
+                            + "\"error_description\":\"Autenticacion del cliente fallida\"}");
                 }
                 HttpResponse<String> basic = new WebClient(ISSUER).postForm(path, Map.of("token", token),
                         "Authorization", "Basic " + Base64.getEncoder().encodeToString((client.clientId() + ":x").getBytes()));
@@ -222,11 +222,13 @@ class RevocationAndIntrospectionIT extends OAuthTestBase {
                 HttpResponse<String> response = new WebClient(ISSUER).postForm(path, noToken);
                 assertThat(response.statusCode()).isEqualTo(400);
                 assertThat(response.body())
-                        .isEqualTo("{\"error\":\"invalid_request\",\"error_description\":\"Falta el parámetro token\"}");
+                        .isEqualTo("{\"error\":\"invalid_request\",\"error_description\":\"Falta el parametro token\"}");
 
                 HttpResponse<String> get = new WebClient(ISSUER).get(path);
                 assertThat(get.statusCode()).isEqualTo(405);
                 assertThat(get.headers().firstValue("Allow")).hasValue("POST");
+                assertThat(get.body())
+                        .isEqualTo("{\"error\":\"invalid_request\",\"error_description\":\"Metodo no permitido\"}");
             }
         }
 

@@ -269,7 +269,7 @@ class UserInfoEndpointIT extends OAuthTestBase {
             assertThat(response.headers().allValues("WWW-Authenticate")).containsExactly("Bearer error=\"invalid_token\"");
             assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
             assertThat(response.body()).isEqualTo("{\"error\":\"invalid_token\","
-                    + "\"error_description\":\"Token de acceso inválido, caducado o revocado\"}");
+                    + "\"error_description\":\"Token de acceso invalido, caducado o revocado\"}");
         }
 
         @Test
