@@ -228,8 +228,8 @@ public record IdentityProperties(
      * @param userCodeFailures wrong user codes typed at {@code /activar} (device flow, decisions §16)
      *     allowed per source address and, separately, per account, over 10 minutes, then 429 with
      *     {@code Retry-After}. Default 10: a player who mistypes a few times never meets it, and a guesser
-     *     gets at most 20 tries per address in a code's 10-minute life against 20^8 codes (README, "Device
-     *     flow")
+     *     gets at most 20 tries per address in a code's 10-minute life against 20^8 codes (docs/native-and-device.md,
+     *     "Device flow")
      * @param recoveryRequests password recovery requests at {@code /login/recuperar} allowed per source
      *     address over 15 minutes, then 429 with {@code Retry-After}; default 5. Each account is also sent at
      *     most 3 links an hour, whoever asks (recovery/PasswordRecovery)

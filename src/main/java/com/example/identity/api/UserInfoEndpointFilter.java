@@ -25,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  * written here, with the same body, status and headers as {@link UserInfoController}, which still answers
  * the other methods (a HEAD, and the 405 of a POST). Measured: Spring MVC's dispatch of this one call (the
  * handler lookup, the return value's content negotiation and message converter, an early flush) was about
- * half of the server's CPU per call (README, Performance).
+ * half of the server's CPU per call (docs/performance.md).
  */
 final class UserInfoEndpointFilter extends OncePerRequestFilter {
 

@@ -9,7 +9,7 @@ import org.springframework.data.domain.Pageable;
  * One page of a list that grows (the admin page, {@code /api/tokens/list.php}, {@code /api/clients/list.php}):
  * {@code page} counts from 1 (default 1), {@code size} is 1 to {@value #MAX_SIZE} (default
  * {@value #DEFAULT_SIZE}), {@code q} an optional search of {@value #MIN_SEARCH} to {@value #MAX_SEARCH}
- * characters, matched case-insensitively as a substring (README, Dashboard).
+ * characters, matched case-insensitively as a substring (docs/api-tokens.md, Dashboard).
  */
 public record ListQuery(int page, int size, String search) {
 

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * RS256 signatures (the id_token's, decisions §7) through the Amazon Corretto Crypto Provider (ACCP: AWS-LC's
  * native RSA, Apache 2.0, on Maven Central), which signs about four times as fast as the JDK's own RSA on
- * the machines measured (README, Performance: ~3,990 against ~945 RSA-2048 signatures a second on one core).
+ * the machines measured (docs/performance.md: ~3,990 against ~945 RSA-2048 signatures a second on one core).
  * The signature is the largest single cost of a code exchange, a refresh and a device grant.
  * <p>
  * Only the one algorithm is taken from ACCP: a JCA provider of this service's, first in the JVM's list,

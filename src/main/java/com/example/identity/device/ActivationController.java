@@ -42,7 +42,7 @@ import com.example.identity.consent.Consents;
  * requests) before it is looked up, and a right code gives them back; when either is spent the page answers
  * 429 with {@code Retry-After} without looking anything up. The budget is per account rather than per
  * session: every session of the page belongs to an account, so an account's budget bounds all its sessions
- * together, which a per-session budget would not. The arithmetic is in the README.
+ * together, which a per-session budget would not. The arithmetic is in docs/native-and-device.md.
  */
 @Controller
 class ActivationController {

@@ -13,7 +13,7 @@ import com.example.identity.abuse.RateLimits;
 import com.example.identity.crypto.Secrets;
 
 /**
- * The guessing budget of {@code /activar} (decisions §16; README, "Device flow"): every code typed there
+ * The guessing budget of {@code /activar} (decisions §16; docs/native-and-device.md): every code typed there
  * takes one unit of its source address's budget and one of its account's <em>before</em> it is looked up,
  * and a right code gives both back, so only wrong (or expired) codes spend them. Each budget holds
  * {@code identity.rate-limit.user-code-failures} units (default 10) and refills over 10 minutes, a code's

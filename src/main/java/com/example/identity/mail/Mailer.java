@@ -52,7 +52,7 @@ public class Mailer {
                 log.warn("No SMTP server configured (spring.mail.host): mail is NOT delivered. Password recovery "
                         + "links and e-mail change confirmations are only written as .eml files under {} on this "
                         + "instance. Set spring.mail.host (SPRING_MAIL_HOST), spring.mail.port, spring.mail.username "
-                        + "and spring.mail.password (README, Password recovery)", directory);
+                        + "and spring.mail.password (docs/account.md, Password recovery)", directory);
             }
             else {
                 log.info("No SMTP server configured (spring.mail.host): mail is written as .eml files under {}",

@@ -20,7 +20,7 @@ public record ImportOptions(@Nullable Path users, @Nullable Path tokens, @Nullab
 
     static final String USAGE = """
             uso: identity-service import [--users=usuarios.jsonl] [--tokens=tokens.jsonl] [--clients=aplicaciones.jsonl] [--dry-run] [--update]
-              al menos un fichero; formatos en el README ("Moving from the existing system")""";
+              al menos un fichero; formatos en docs/migration.md""";
 
     /** The options of the command line after {@code import}; Spring Boot options ({@code --spring.*}, {@code --identity.*}, ...) are left to Spring. */
     static ImportOptions parse(String[] args) {

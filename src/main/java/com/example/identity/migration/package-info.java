@@ -1,5 +1,5 @@
 /**
- * The import from the system this service replaces (README, "Moving from the existing system"): users with
+ * The import from the system this service replaces (docs/migration.md): users with
  * their ids and password hashes, API tokens and OAuth applications from JSON-lines files, validated as a
  * whole before anything is written, through the rules of {@code account/}, {@code token/} and
  * {@code client/}. Run as {@code java -jar identity-service.jar import --users=... --tokens=... --clients=...}

@@ -25,7 +25,8 @@ public class EmbeddedDatabaseInUse implements FailureAnalyzer {
                         service (or an H2 console) is running on the same database file. The embedded database \
                         serves one instance only.""", """
                         Stop the other instance, or, to run several instances, point every instance at one \
-                        PostgreSQL database (SPRING_DATASOURCE_URL; README, "Run several instances").""", cause);
+                        PostgreSQL database (SPRING_DATASOURCE_URL; docs/operations.md, "Run several \
+                        instances").""", cause);
             }
         }
         return null;

@@ -21,7 +21,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * The session repository the service uses: Spring Session JDBC's, with two database round trips fewer per
  * request that carries a session (measured on PostgreSQL: three SELECTs and an UPDATE per authorization
- * request became one SELECT; README, Performance).
+ * request became one SELECT; docs/performance.md).
  * <ul>
  * <li><b>One read per request.</b> Spring Session's {@code SessionRepositoryFilter} commits a session twice
  * when a response is committed early (a redirect: once then, once at the end of the filter) and clears its

@@ -32,7 +32,7 @@ class RateLimitsTest {
         return new RateLimits(properties(true, failuresPerMinute, unknownTokensPerMinute, requestsPerSecond));
     }
 
-    /** The figures the README and the acceptance tests (AbuseLimitsIT) state are the ones that ship. */
+    /** The figures docs/security.md and the acceptance tests (AbuseLimitsIT) state are the ones that ship. */
     @Test
     void shippedDefaultsAreTheDocumentedFigures() {
         IdentityProperties shipped = new Binder(new MapConfigurationPropertySource())

@@ -34,7 +34,7 @@ import tools.jackson.databind.JsonNode;
  * request's own modules are in {@link BasicOpAuthorizationRequestIT}, UserInfo's in {@link UserInfoEndpointIT},
  * refresh in {@link RefreshTokenIT}), one nested class each, named after the module, asserting what it
  * checks, over real HTTP. The one deviation: a reused code is answered with the legacy contract's
- * {@code Código ya utilizado}, not {@code invalid_grant} (decisions §1; documented in the README).
+ * {@code Código ya utilizado}, not {@code invalid_grant} (decisions §1; documented in docs/oauth-oidc.md).
  */
 class BasicOpFlowIT extends OAuthTestBase {
 

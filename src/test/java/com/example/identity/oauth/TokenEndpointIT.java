@@ -285,7 +285,7 @@ class TokenEndpointIT extends OAuthTestBase {
     }
 
     /**
-     * The enum is the contract's table (decisions §1, plus the two rows this service adds, where the README
+     * The enum is the contract's table (decisions §1, plus the two rows this service adds, where docs/oauth-oidc.md
      * puts them), row by row, in the order the checks run: written out here, not read from the enum.
      */
     @Test

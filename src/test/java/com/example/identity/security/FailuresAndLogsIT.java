@@ -39,7 +39,7 @@ class FailuresAndLogsIT {
     }
 
     /**
-     * The same with structured logging ({@code logging.structured.format.console=ecs}, README Operations):
+     * The same with structured logging ({@code logging.structured.format.console=ecs}, docs/operations.md):
      * every line is one JSON object, the lines of a request carry its id as the field {@code requestId},
      * and still no secret anywhere.
      */
