@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountPrincipal;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.ApiTokenValidator;
 import com.example.identity.web.RestrictiveHeaders;
 
 /**
@@ -56,7 +56,7 @@ class ApiSecurityConfig {
      */
     @Bean
     @Order(2)
-    SecurityFilterChain userinfoSecurityFilterChain(HttpSecurity http, ApiTokenService tokens, RateLimits limits,
+    SecurityFilterChain userinfoSecurityFilterChain(HttpSecurity http, ApiTokenValidator tokens, RateLimits limits,
             JsonMapper json) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
@@ -82,7 +82,7 @@ class ApiSecurityConfig {
 
     @Bean
     @Order(3)
-    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenService tokens,
+    SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenValidator tokens,
             RateLimits limits) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http

@@ -20,8 +20,8 @@ import com.example.identity.abuse.ClientAddress;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.abuse.RateLimits.Budget;
 import com.example.identity.abuse.TooManyRequests;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.ApiTokenService.TokenCheck;
+import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.token.ApiTokenValidator.TokenCheck;
 import com.example.identity.token.BearerTokenAuthentication;
 import com.example.identity.token.TokenOwner;
 
@@ -43,7 +43,7 @@ class BearerTokenFilter extends OncePerRequestFilter {
 
     static final String INVALID = "Token inválido o revocado";
 
-    private final ApiTokenService tokens;
+    private final ApiTokenValidator tokens;
     private final RateLimits limits;
     private final SecurityContextRepository requestContexts;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
@@ -53,7 +53,7 @@ class BearerTokenFilter extends OncePerRequestFilter {
      *     repository consults it first, so nothing downstream mistakes the bearer for a login to be
      *     saved in a session
      */
-    BearerTokenFilter(ApiTokenService tokens, RateLimits limits, SecurityContextRepository requestContexts) {
+    BearerTokenFilter(ApiTokenValidator tokens, RateLimits limits, SecurityContextRepository requestContexts) {
         this.tokens = tokens;
         this.limits = limits;
         this.requestContexts = requestContexts;

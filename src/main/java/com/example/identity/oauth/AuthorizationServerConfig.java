@@ -41,6 +41,7 @@ import com.example.identity.keys.SigningKeys;
 import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.account.PasswordChangeGate;
 import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.ApiTokenValidator;
 import com.example.identity.abuse.AuthenticatedClientFilter;
 import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
@@ -114,7 +115,7 @@ class AuthorizationServerConfig {
             TokenRevocation revocation, TokenIntrospection introspection, TokenResponses responses,
             IdentityProperties properties,
             AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
-            DiscoveryDocument discovery, RateLimits limits, IdTokenHints idTokenHints, ApiTokenService tokens,
+            DiscoveryDocument discovery, RateLimits limits, IdTokenHints idTokenHints, ApiTokenValidator tokens,
             JsonMapper json, RegisteredClientRepository clients, Consents consents, SecondStep secondStep, Clock clock)
             throws Exception {
         http
@@ -282,7 +283,7 @@ class AuthorizationServerConfig {
 
     /** Introspection (RFC 7662): any application's access tokens, its own refresh tokens. */
     @Bean
-    TokenIntrospection tokenIntrospection(ApiTokenService tokens, RefreshTokens refreshTokens, AccountService accounts,
+    TokenIntrospection tokenIntrospection(ApiTokenValidator tokens, RefreshTokens refreshTokens, AccountService accounts,
             IdentityProperties properties, Clock clock) {
         return new TokenIntrospection(tokens, refreshTokens, accounts, properties.issuerUrl(), clock);
     }

@@ -12,8 +12,8 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 
 import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.ApiTokenService.TokenCheck;
+import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.token.ApiTokenValidator.TokenCheck;
 import com.example.identity.token.TokenKind;
 import com.example.identity.token.TokenOwner;
 
@@ -29,13 +29,13 @@ import com.example.identity.token.TokenOwner;
  */
 final class TokenIntrospection implements AuthenticationProvider {
 
-    private final ApiTokenService accessTokens;
+    private final ApiTokenValidator accessTokens;
     private final RefreshTokens refreshTokens;
     private final AccountService accounts;
     private final String issuer;
     private final Clock clock;
 
-    TokenIntrospection(ApiTokenService accessTokens, RefreshTokens refreshTokens, AccountService accounts,
+    TokenIntrospection(ApiTokenValidator accessTokens, RefreshTokens refreshTokens, AccountService accounts,
             String issuer, Clock clock) {
         this.accessTokens = accessTokens;
         this.refreshTokens = refreshTokens;

@@ -16,8 +16,8 @@ import org.springframework.security.web.authentication.AuthenticationConverter;
 import com.example.identity.abuse.ClientAddress;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.abuse.RateLimits.Budget;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.ApiTokenService.TokenCheck;
+import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.token.ApiTokenValidator.TokenCheck;
 import com.example.identity.token.BearerTokenAuthentication;
 import com.example.identity.web.RequestId;
 
@@ -36,10 +36,10 @@ final class UserInfoRequests implements AuthenticationConverter {
 
     private static final Logger log = LoggerFactory.getLogger(UserInfoRequests.class);
 
-    private final ApiTokenService tokens;
+    private final ApiTokenValidator tokens;
     private final RateLimits limits;
 
-    UserInfoRequests(ApiTokenService tokens, RateLimits limits) {
+    UserInfoRequests(ApiTokenValidator tokens, RateLimits limits) {
         this.tokens = tokens;
         this.limits = limits;
     }

@@ -15,7 +15,7 @@ class TokenInputRulesTest {
     @Test
     void freshTokensAreWellFormed() {
         for (int i = 0; i < 100; i++) {
-            assertThat(ApiTokenService.isWellFormed(Secrets.randomHex(32))).isTrue();
+            assertThat(ApiTokenValidator.isWellFormed(Secrets.randomHex(32))).isTrue();
         }
     }
 
@@ -32,6 +32,6 @@ class TokenInputRulesTest {
             "\uff10123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" // fullwidth digit zero
     })
     void anythingButSixtyFourLowercaseHexIsRefused(String presented) {
-        assertThat(ApiTokenService.isWellFormed(presented)).isFalse();
+        assertThat(ApiTokenValidator.isWellFormed(presented)).isFalse();
     }
 }
