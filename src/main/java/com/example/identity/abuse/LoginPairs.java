@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * The login throttle's facts that must outlive an instance ({@code login_pairs}, migration V16): which
  * (e-mail, address) pairs are locked until when, and which logged in successfully (known addresses).
  * Written only by the instance where the lock or the login happened, read by every instance when it
- * starts; in between, instances tell each other by message ({@link LoginThrottle}). Pairs are digests.
+ * starts; in between, instances tell each other by message ({@link LoginThrottleReplication}). Pairs are digests.
  */
 @Component
 @DependsOnDatabaseInitialization

@@ -300,7 +300,7 @@ class LoginThrottleTest {
         for (int n = 0; n < 2; n++) {
             int other = 1 - n;
             nodes[n] = new LoginThrottle(props, clock, events::add, (topic, message) -> {
-                if (topic.equals(LoginThrottle.FAILURES)) {
+                if (topic.equals(LoginThrottleReplication.FAILURES)) {
                     nodes[other].failureElsewhere(message);
                 }
                 else {
