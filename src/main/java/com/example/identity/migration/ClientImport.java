@@ -55,8 +55,20 @@ class ClientImport {
         this.clients = clients;
     }
 
-    record ClientLine(long line, String clientId, String secretDigest, String name, long ownerId, String redirectUri,
-            boolean revoked, Instant createdAt, boolean firstParty) {
+    /** How an application is known: its client id, and its secret as stored (a digest). */
+    record Credentials(String clientId, String secretDigest) {
+    }
+
+    record ClientLine(long line, Credentials credentials, String name, long ownerId, String redirectUri, boolean revoked,
+            Instant createdAt, boolean firstParty) {
+
+        String clientId() {
+            return credentials.clientId();
+        }
+
+        String secretDigest() {
+            return credentials.secretDigest();
+        }
     }
 
     private record ExistingClient(long id, String name, String redirectUri, String secretDigest, long ownerId,
@@ -119,8 +131,8 @@ class ClientImport {
                 }
             }
             if (!line.bad()) {
-                lines.add(new ClientLine(line.number, clientId, Secrets.sha256Hex(secret), name, owner, redirectUri,
-                        revoked, createdAt, firstParty));
+                lines.add(new ClientLine(line.number, new Credentials(clientId, Secrets.sha256Hex(secret)), name, owner,
+                        redirectUri, revoked, createdAt, firstParty));
             }
         });
         return lines;

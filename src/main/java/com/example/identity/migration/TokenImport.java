@@ -54,8 +54,20 @@ class TokenImport {
         this.tokens = tokens;
     }
 
-    record TokenLine(long line, String digest, String prefix, long userId, String name, Instant createdAt,
+    /** A token's value as stored: its digest, and its first 8 characters to recognise it by. */
+    record StoredValue(String digest, String prefix) {
+    }
+
+    record TokenLine(long line, StoredValue value, long userId, String name, Instant createdAt,
             @Nullable Instant expiresAt, boolean revoked, TokenScope scope) {
+
+        String digest() {
+            return value.digest();
+        }
+
+        String prefix() {
+            return value.prefix();
+        }
     }
 
     private record ExistingToken(long id, long userId, String name, String kind, Instant createdAt,
@@ -114,8 +126,8 @@ class TokenImport {
                 }
             }
             if (!line.bad()) {
-                lines.add(new TokenLine(line.number, digest, token.substring(0, 8), owner, name, createdAt, expiresAt,
-                        revoked, scope));
+                lines.add(new TokenLine(line.number, new StoredValue(digest, token.substring(0, 8)), owner, name, createdAt,
+                        expiresAt, revoked, scope));
             }
         });
         return lines;
