@@ -504,7 +504,9 @@ class TwoInstancesIT {
         });
         logins.start();
         jwksReader.start();
-        Thread.sleep(1500);
+        // the old key signs for a while and is fetched before the rotation
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> issued.size() >= 10 && fetched.size() >= 10);
         var added = cluster.bean(1, com.example.identity.keys.SigningKeys.class).rotate(); // the command's path
         logins.join();
         jwksReader.join();
