@@ -2,7 +2,7 @@ package com.example.identity.abuse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -18,6 +18,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.account.Role;
+import com.example.identity.support.MovableClock;
 import com.example.identity.support.WebClient;
 
 /**
@@ -91,7 +92,7 @@ class LoginThrottleIT {
             assertThat(loginFrom("203.0.113.50", email, "wrong-" + i)).isEqualTo("/login/?error=1");
             assertThat(loginFrom("203.0.113.50", unknown, "wrong-" + i)).isEqualTo("/login/?error=1");
             if (i >= 1 && i < 4) {
-                Thread.sleep(1000L << (i - 1)); // the pair's growing delay: 1 s, 2 s, 4 s
+                clock.advance(Duration.ofMillis(1000L << (i - 1))); // the pair's growing delay: 1 s, 2 s, 4 s
             }
         }
         assertThat(loginFrom("203.0.113.50", email, "right-password-1")).isEqualTo("/login/?bloqueado=1");
@@ -123,7 +124,7 @@ class LoginThrottleIT {
                     "repetida", "new-password-123", "_csrf", csrf));
             assertThat(wrong.body()).contains("La contraseña actual no es correcta");
             if (i >= 1 && i < 4) {
-                Thread.sleep(1000L << (i - 1));
+                clock.advance(Duration.ofMillis(1000L << (i - 1)));
             }
         }
         var refused = web.postForm("/cuenta/contrasena", Map.of("actual", "current-password-1", "nueva",
@@ -152,7 +153,7 @@ class LoginThrottleIT {
     IdentityProperties properties;
 
     @Autowired
-    Clock clock;
+    MovableClock clock;
 
     /** This context's throttle as an instance started now on the same database would build it. */
     LoginThrottle startedNow() {

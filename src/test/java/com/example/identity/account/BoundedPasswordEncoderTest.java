@@ -2,7 +2,9 @@ package com.example.identity.account;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -52,11 +54,10 @@ class BoundedPasswordEncoderTest {
             for (int i = 0; i < 8; i++) {
                 results.add(callers.submit(() -> bounded.matches("p", "hash:p")));
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (slow.started.get() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            Thread.sleep(100); // time for a third hash to start if the bound did not hold
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> slow.started.get() >= 2);
+            // and for 100 ms more, time for a third hash to start if the bound did not hold
+            await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> slow.started.get() == 2);
             assertThat(slow.started.get()).isEqualTo(2);
             slow.release.countDown();
             for (var result : results) {
@@ -95,14 +96,9 @@ class BoundedPasswordEncoderTest {
         var callers = Executors.newFixedThreadPool(3);
         try (var bounded = new BoundedPasswordEncoder(slow, 1, 1)) {
             var running = callers.submit(() -> bounded.matches("p", "hash:p"));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (slow.started.get() < 1 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> slow.started.get() >= 1);
             var waiting = callers.submit(() -> bounded.matches("p", "hash:p"));
-            while (bounded.queued() < 1 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> bounded.queued() >= 1);
             long start = System.nanoTime();
             assertThatThrownBy(() -> bounded.matches("p", "hash:p")).isInstanceOf(PasswordHashingBusy.class);
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("refused without waiting")

@@ -1,6 +1,7 @@
 package com.example.identity.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -213,7 +214,11 @@ class TwoInstancesIT {
         String beforeActivation = idTokenFrom(1, client, user);
         assertThat(SignedJWT.parse(beforeActivation).getHeader().getKeyID()).as("still the old key until the delay")
                 .isNotEqualTo(newKid);
-        Thread.sleep(Math.max(0, Duration.ofSeconds(5).toMillis() - Duration.ofNanos(System.nanoTime() - rotatedAt).toMillis() + 300));
+        // the new key signs at both instances once the 5 s delay is over: looked for from then on
+        Duration delayLeft = Duration.ofSeconds(5).minusNanos(System.nanoTime() - rotatedAt);
+        await("the new key signs at both instances after the delay").pollDelay(delayLeft.isNegative() ? Duration.ZERO : delayLeft)
+                .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> newKid.equals(kidOf(idTokenFrom(0, client, user))) && newKid.equals(kidOf(idTokenFrom(1, client, user))));
         for (int node = 0; node < 2; node++) {
             String afterActivation = idTokenFrom(node, client, user);
             assertThat(SignedJWT.parse(afterActivation).getHeader().getKeyID()).isEqualTo(newKid);
@@ -230,11 +235,9 @@ class TwoInstancesIT {
                 java.sql.Timestamp.from(java.time.Instant.now().minus(Duration.ofMinutes(36))));
         jdbc.update("update cluster_locks set version = version + 1 where name = 'signing-keys'");
         long agedAt = System.nanoTime();
-        while ((kids(0).size() > 1 || kids(1).size() > 1
-                || jdbc.queryForObject("select count(*) from signing_keys", Integer.class) > 1)
-                && System.nanoTime() - agedAt < Duration.ofSeconds(3).toNanos()) {
-            Thread.sleep(20);
-        }
+        await().atMost(Duration.ofSeconds(3)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                .until(() -> kids(0).size() <= 1 && kids(1).size() <= 1
+                        && jdbc.queryForObject("select count(*) from signing_keys", Integer.class) <= 1);
         assertThat(Duration.ofNanos(System.nanoTime() - agedAt)).isLessThan(Duration.ofMillis(1500));
         assertThat(kids(0)).containsExactly(newKid);
         assertThat(kids(1)).containsExactly(newKid);
@@ -249,14 +252,10 @@ class TwoInstancesIT {
     }
 
     /** Polls {@code check} until it holds; returns how long that took, failing after 5 s. */
-    private static Duration within(java.util.function.BooleanSupplier check) throws InterruptedException {
+    private static Duration within(java.util.function.BooleanSupplier check) {
         long start = System.nanoTime();
-        while (!check.getAsBoolean()) {
-            if (System.nanoTime() - start > Duration.ofSeconds(5).toNanos()) {
-                throw new AssertionError("not seen within 5 s");
-            }
-            Thread.sleep(10);
-        }
+        await("seen within 5 s").atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                .until(check::getAsBoolean);
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
@@ -505,7 +504,9 @@ class TwoInstancesIT {
         });
         logins.start();
         jwksReader.start();
-        Thread.sleep(1500);
+        // the old key signs for a while and is fetched before the rotation
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> issued.size() >= 10 && fetched.size() >= 10);
         var added = cluster.bean(1, com.example.identity.keys.SigningKeys.class).rotate(); // the command's path
         logins.join();
         jwksReader.join();

@@ -4,6 +4,7 @@ import static com.example.identity.migration.OldSystemExport.CLIENT_SECRET;
 import static com.example.identity.migration.OldSystemExport.DEV_PASSWORD;
 import static com.example.identity.migration.OldSystemExport.PLAYER_PASSWORD;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -333,10 +334,8 @@ class LegacyImportIT {
         try (Cluster other = Cluster.onSharedDatabase(1)) {
             var atOther = new WebClient(other.port(0));
             var listener = other.bean(0, CacheInvalidation.class);
-            for (long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-                    !listener.listening() && System.nanoTime() < deadline;) {
-                Thread.sleep(50);
-            }
+            await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                    .until(listener::listening);
             assertThat(listener.listening()).isTrue();
             // the game's token is cached as valid by the other instance
             assertThat(atOther.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken).statusCode())
@@ -346,12 +345,11 @@ class LegacyImportIT {
                     null, false, true), "op");
 
             assertThat(updated.problems()).isEmpty();
-            HttpResponse<String> response = atOther.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
-            for (long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-                    response.statusCode() == 200 && System.nanoTime() < deadline;) {
-                Thread.sleep(100); // NOTIFY is delivered at commit; the listener polls every 250 ms
-                response = atOther.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken);
-            }
+            // NOTIFY is delivered at commit; the listener polls every 250 ms
+            HttpResponse<String> response = await().atMost(Duration.ofSeconds(3)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> atOther.get("/api/userinfo.php", "Authorization", "Bearer " + old.gameToken),
+                            r -> r.statusCode() != 200);
             assertThat(response.statusCode()).isEqualTo(401);
             assertThat(response.body()).isEqualTo(INVALID_TOKEN);
         }

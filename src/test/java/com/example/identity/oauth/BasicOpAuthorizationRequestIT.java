@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URLDecoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,12 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.support.MovableClock;
 import com.example.identity.support.WebClient;
 import com.nimbusds.jwt.SignedJWT;
 
@@ -31,6 +34,9 @@ import tools.jackson.databind.JsonNode;
  * login page's HTML, the id_token's claims.
  */
 class BasicOpAuthorizationRequestIT extends OAuthTestBase {
+
+    @Autowired
+    MovableClock clock;
 
     static final String PASSWORD = "correct-password-123";
 
@@ -313,7 +319,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         @Test
         void withPromptNoneATooOldLoginIsLoginRequired() {
             Person person = loggedInPerson("Maya");
-            sleepPast(1100);
+            clock.advance(Duration.ofMillis(1100)); // the max_age rule runs on the service's clock
             var query = request(Map.of("max_age", "1", "prompt", "none"));
 
             assertErrorRedirect(person.browser().get(url(query)), "login_required", query.get("state"));

@@ -1,5 +1,8 @@
 package com.example.identity.oauth;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -156,16 +159,13 @@ class FamilyPauses {
         String waiting = "PostgreSQL".equals(product)
                 ? "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"
                 : "select count(*) from information_schema.sessions where blocker_id is not null";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (!other.isDone()) {
-            Integer blocked = jdbc.queryForObject(waiting, Integer.class);
-            if (blocked != null && blocked > 0) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("neither blocked on a lock nor finished");
-            }
-            Thread.sleep(5);
-        }
+        await("blocked on a lock or finished").atMost(Duration.ofSeconds(TIMEOUT_SECONDS)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(5)).until(() -> {
+                    if (other.isDone()) {
+                        return true;
+                    }
+                    Integer blocked = jdbc.queryForObject(waiting, Integer.class);
+                    return blocked != null && blocked > 0;
+                });
     }
 }

@@ -1,12 +1,14 @@
 package com.example.identity.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,12 +58,11 @@ class GracefulShutdownIT {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             var probe = new WebClient(port);
-            long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!ready(probe)) {
-                assertThat(server.isAlive()).as("the service started").isTrue();
-                assertThat(System.nanoTime()).as("ready within 90 s").isLessThan(startDeadline);
-                Thread.sleep(100);
-            }
+            await("ready within 90 s").atMost(Duration.ofSeconds(90)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(100)).until(() -> {
+                        assertThat(server.isAlive()).as("the service started").isTrue();
+                        return ready(probe);
+                    });
             var session = new WebClient(port);
             assertThat(session.login("dev@example.com", "dev-demo-password").statusCode()).isEqualTo(302);
             String csrf = session.csrfFrom("/dashboard/developer.php");

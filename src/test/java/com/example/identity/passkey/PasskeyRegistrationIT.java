@@ -8,22 +8,22 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ActiveProfiles;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
+import com.example.identity.mfa.MfaSettings;
+import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.MovableClock;
 import com.example.identity.support.WebClient;
 
 /**
  * Adding a passkey needs a recent proof of who one is (decisions §17): the session's login, or the password
- * typed again at {@code /cuenta/seguridad}, within {@code identity.mfa.recent-login} (here 2 seconds, so the
- * test can outlive it). Spring Security's registration endpoints refuse an older session with 403 before
+ * typed again at {@code /cuenta/seguridad}, within {@code identity.mfa.recent-login} (the shipped 10 minutes: the
+ * test moves the service's clock past it). Spring Security's registration endpoints refuse an older session with 403 before
  * they create options or store a credential; the registration itself runs in a browser ({@link PasskeyIT}).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "identity.mfa.recent-login=2s")
-@ActiveProfiles("test")
+@IntegrationTest
 class PasskeyRegistrationIT {
 
     @LocalServerPort
@@ -31,6 +31,12 @@ class PasskeyRegistrationIT {
 
     @Autowired
     AccountService accounts;
+
+    @Autowired
+    MfaSettings mfa;
+
+    @Autowired
+    MovableClock clock;
 
     static HttpResponse<String> options(WebClient web, String csrf) {
         return web.postRaw("/webauthn/register/options", "", "X-CSRF-TOKEN", csrf);
@@ -51,7 +57,7 @@ class PasskeyRegistrationIT {
         assertThat(fresh.statusCode()).isEqualTo(200);
         assertThat(fresh.body()).contains("\"challenge\"").contains("\"userVerification\":\"required\"");
 
-        Thread.sleep(2500);
+        clock.advance(mfa.recentLogin().plusSeconds(1));
         // the login is older than identity.mfa.recent-login: the password first
         page = web.get("/cuenta/seguridad");
         assertThat(page.body()).contains("id=\"passkey-confirm-form\"").doesNotContain("id=\"passkey-register-form\"");

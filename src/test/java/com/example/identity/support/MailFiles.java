@@ -1,8 +1,11 @@
 package com.example.identity.support;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -29,25 +32,28 @@ public final class MailFiles {
     /** The newest message to {@code email} with {@code subject}, waiting up to 10 s for it. */
     public static MimeMessage newest(String email, String subject) throws Exception {
         Path directory = Path.of("target", "mail");
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (Files.isDirectory(directory)) {
-                List<Path> files;
-                try (Stream<Path> listed = Files.list(directory)) {
-                    files = listed.filter(p -> p.toString().endsWith(".eml"))
-                            .sorted(Comparator.comparing(Path::toString).reversed()).toList();
-                }
-                for (Path file : files) {
-                    Optional<MimeMessage> message = read(file);
-                    if (message.isPresent() && message.get().getSubject().equals(subject)
-                            && message.get().getRecipients(Message.RecipientType.TO)[0].toString().equals(email)) {
-                        return message.get();
-                    }
-                }
-            }
-            Thread.sleep(100);
+        return await("an .eml \"" + subject + "\" for " + email + " under " + directory.toAbsolutePath())
+                .atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .until(() -> find(directory, email, subject), Optional::isPresent).orElseThrow();
+    }
+
+    private static Optional<MimeMessage> find(Path directory, String email, String subject) throws Exception {
+        if (!Files.isDirectory(directory)) {
+            return Optional.empty();
         }
-        throw new AssertionError("no .eml \"" + subject + "\" for " + email + " under " + directory.toAbsolutePath());
+        List<Path> files;
+        try (Stream<Path> listed = Files.list(directory)) {
+            files = listed.filter(p -> p.toString().endsWith(".eml"))
+                    .sorted(Comparator.comparing(Path::toString).reversed()).toList();
+        }
+        for (Path file : files) {
+            Optional<MimeMessage> message = read(file);
+            if (message.isPresent() && message.get().getSubject().equals(subject)
+                    && message.get().getRecipients(Message.RecipientType.TO)[0].toString().equals(email)) {
+                return message;
+            }
+        }
+        return Optional.empty();
     }
 
     /** The first link of the message's plain text part that matches {@code link} (group 1 if it has one). */
