@@ -20,6 +20,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.AfterCommit;
 import com.example.identity.common.ClusterLock;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.mail.Mailer;
 import com.example.identity.web.OpenSessions;
@@ -32,7 +33,7 @@ import com.example.identity.web.OpenSessions;
  * address at once), the passkeys follow the account, and the old address is told.
  */
 @Component
-public class EmailChanges {
+public class EmailChanges implements Purge {
 
     static final Duration LIFETIME = Duration.ofHours(24);
     /** Requests of one account per {@link #BUDGET_PERIOD}: enough to fix a typo twice. */
@@ -258,9 +259,15 @@ public class EmailChanges {
         }
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.EXPIRED_CODES;
+    }
+
     /** The retention job: links that expired before {@code cutoff}. */
     @Transactional
-    public int purgeExpiredBefore(Instant cutoff) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return jdbc.update("delete from email_changes where expires_at < ?", Timestamp.from(cutoff));
     }
 }

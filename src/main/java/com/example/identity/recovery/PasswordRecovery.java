@@ -26,6 +26,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.mail.Mailer;
 
@@ -40,7 +41,7 @@ import com.example.identity.mail.Mailer;
  * live link of the account, and ends every session.
  */
 @Component
-public class PasswordRecovery implements DisposableBean {
+public class PasswordRecovery implements DisposableBean, Purge {
 
     private static final Logger log = LoggerFactory.getLogger(PasswordRecovery.class);
 
@@ -197,9 +198,15 @@ public class PasswordRecovery implements DisposableBean {
         private static final long serialVersionUID = 1L;
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.EXPIRED_CODES;
+    }
+
     /** The retention job: links that expired before {@code cutoff}. */
     @Transactional
-    public int purgeExpiredBefore(Instant cutoff) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return resets.deleteExpiredBefore(cutoff);
     }
 
