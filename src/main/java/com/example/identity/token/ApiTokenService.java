@@ -67,7 +67,7 @@ public class ApiTokenService implements Purge {
     public IssuedToken createPersonal(long ownerId, String name, TokenScope scope) {
         NewValue fresh = newValue();
         ApiToken token = tokens.save(new ApiToken(ownerId, Names.clean(name), fresh.digest(), fresh.prefix(),
-                TokenKind.PERSONAL, Objects.requireNonNull(scope), null, null, null, null, clock.instant(), null));
+                Objects.requireNonNull(scope), clock.instant(), null));
         IssuedToken issued = new IssuedToken(fresh.value(), token);
         events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_CREATED, describe(issued.token())));
         return issued;
