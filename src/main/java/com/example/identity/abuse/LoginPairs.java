@@ -10,6 +10,8 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import com.example.identity.common.Purge;
+
 /**
  * The login throttle's facts that must outlive an instance ({@code login_pairs}, migration V16): which
  * (e-mail, address) pairs are locked until when, and which logged in successfully (known addresses).
@@ -18,7 +20,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @DependsOnDatabaseInitialization
-public class LoginPairs {
+public class LoginPairs implements Purge {
 
     /** A pair's lasting state; either time may be null. */
     record Pair(String digest, @Nullable Instant lockedUntil, @Nullable Instant knownUntil) {
@@ -67,8 +69,14 @@ public class LoginPairs {
                 (rs, i) -> new Pair(rs.getString(1), instant(rs.getTimestamp(2)), instant(rs.getTimestamp(3))), at, at);
     }
 
-    /** Deletes the pairs neither locked nor known at {@code now} (the retention job). */
-    public int purgeEndedBefore(Instant now) {
+    @Override
+    public Kind kind() {
+        return Kind.LOGIN_PAIRS;
+    }
+
+    /** Deletes the pairs neither locked nor known at {@code now} (the retention job; its cutoff is now). */
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         Timestamp at = Timestamp.from(now);
         return jdbc.update("""
                 delete from login_pairs

@@ -13,9 +13,12 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.web.bind.WebDataBinder;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.method.annotation.ExtendedServletRequestDataBinder;
 
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.mfa.RecentLogin;
@@ -147,28 +150,43 @@ class AccountPagesController {
         return "account/email-confirm";
     }
 
+    /**
+     * What the forms that come back to {@code /cuenta/seguridad} tell it, as query parameters, each optional:
+     * {@code cerradas} (how many sessions were ended), {@code contrasena} (a wrong password), {@code desactivada}
+     * (the second factor turned off), {@code llave} (what happened to a passkey: {@code nueva}, {@code eliminada},
+     * {@code contrasena}), {@code bloqueado} (the login throttle refused).
+     */
+    record SecurityNotices(String cerradas, String contrasena, String desactivada, String llave, String bloqueado) {
+    }
+
+    /** The notices come from the query only, as {@code @RequestParam}s would: not from headers of the same names. */
+    @InitBinder("securityNotices")
+    void noticesFromTheQueryOnly(WebDataBinder binder) {
+        if (binder instanceof ExtendedServletRequestDataBinder servlet) {
+            servlet.setHeaderPredicate(header -> false);
+        }
+    }
+
     @GetMapping(SECURITY)
-    String security(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String cerradas,
-            @RequestParam(required = false) String contrasena, @RequestParam(required = false) String desactivada,
-            @RequestParam(required = false) String llave, @RequestParam(required = false) String bloqueado,
+    String security(@AuthenticationPrincipal AccountPrincipal user, SecurityNotices notices,
             Authentication authentication, HttpServletRequest request, HttpServletResponse response, Model model) {
         model.addAttribute("passkeys", passkeys.of(user.correo()));
-        model.addAttribute("passkeyAdded", "nueva".equals(llave));
-        model.addAttribute("passkeyRemoved", "eliminada".equals(llave));
-        model.addAttribute("passkeyWrongPassword", "contrasena".equals(llave));
+        model.addAttribute("passkeyAdded", "nueva".equals(notices.llave()));
+        model.addAttribute("passkeyRemoved", "eliminada".equals(notices.llave()));
+        model.addAttribute("passkeyWrongPassword", "contrasena".equals(notices.llave()));
         // adding a passkey wants a recent login, or the password again (passkey/PasskeyRegistration)
         model.addAttribute("passkeyNeedsPassword", !recentLogin.isRecent(request, authentication));
-        model.addAttribute("throttled", bloqueado != null);
+        model.addAttribute("throttled", notices.bloqueado() != null);
         model.addAttribute("totp", factors.hasTotp(user.id()));
         model.addAttribute("recoveryCodesLeft", factors.recoveryCodesLeft(user.id()));
         model.addAttribute("mayDisable", secondStep.mayDisable(user));
-        model.addAttribute("wrongPassword", contrasena != null);
-        model.addAttribute("disabled", desactivada != null);
+        model.addAttribute("wrongPassword", notices.contrasena() != null);
+        model.addAttribute("disabled", notices.desactivada() != null);
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         model.addAttribute("sessions", sessions.of(user.getUsername(), request.getSession().getId()));
         model.addAttribute("dates", DATES);
-        if (cerradas != null) {
-            model.addAttribute("ended", cerradas);
+        if (notices.cerradas() != null) {
+            model.addAttribute("ended", notices.cerradas());
         }
         return "account/security";
     }

@@ -13,13 +13,11 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
-import org.springframework.web.util.HtmlUtils;
-import org.springframework.web.util.UriComponentsBuilder;
 
-import com.example.identity.IdentityProperties;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.AfterCommit;
 import com.example.identity.common.ClusterLock;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.mail.Mailer;
 import com.example.identity.web.OpenSessions;
@@ -32,7 +30,7 @@ import com.example.identity.web.OpenSessions;
  * address at once), the passkeys follow the account, and the old address is told.
  */
 @Component
-public class EmailChanges {
+public class EmailChanges implements Purge {
 
     static final Duration LIFETIME = Duration.ofHours(24);
     /** Requests of one account per {@link #BUDGET_PERIOD}: enough to fix a typo twice. */
@@ -47,25 +45,22 @@ public class EmailChanges {
     private final JdbcTemplate jdbc;
     private final UserAccountRepository users;
     private final AccountService accounts;
-    private final Mailer mailer;
+    private final EmailChangeMails mails;
     private final OpenSessions sessions;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final ClusterLock lock;
-    private final String issuer;
 
-    EmailChanges(JdbcTemplate jdbc, UserAccountRepository users, AccountService accounts, Mailer mailer,
-            OpenSessions sessions, ApplicationEventPublisher events, Clock clock, ClusterLock lock,
-            IdentityProperties properties) {
+    EmailChanges(JdbcTemplate jdbc, UserAccountRepository users, AccountService accounts, EmailChangeMails mails,
+            OpenSessions sessions, ApplicationEventPublisher events, Clock clock, ClusterLock lock) {
         this.jdbc = jdbc;
         this.lock = lock;
         this.users = users;
         this.accounts = accounts;
-        this.mailer = mailer;
+        this.mails = mails;
         this.sessions = sessions;
         this.events = events;
         this.clock = clock;
-        this.issuer = properties.issuerUrl();
     }
 
     /**
@@ -110,17 +105,8 @@ public class EmailChanges {
                     "usuario #" + userId + " a " + correo));
             return null;
         });
-        String link = UriComponentsBuilder.fromUriString(issuer + CONFIRM_PATH).queryParam("token", token).build()
-                .toUriString();
         try {
-            mailer.send(correo, "Confirma tu nueva dirección de correo",
-                    "Hola, " + user.getPrimerNombre() + ":\n\nPara usar esta dirección en tu cuenta, abre este enlace en "
-                            + "las próximas 24 horas:\n\n" + link + "\n\nSi no lo has pedido tú, ignora este mensaje.\n\n"
-                            + "Servicio de identidad\n",
-                    "<!DOCTYPE html><html lang=\"es\"><body><p>Hola, " + HtmlUtils.htmlEscape(user.getPrimerNombre())
-                            + ":</p><p>Para usar esta dirección en tu cuenta, abre este enlace en las próximas 24 horas:</p>"
-                            + "<p><a href=\"" + HtmlUtils.htmlEscape(link) + "\">Confirmar la nueva dirección</a></p>"
-                            + "<p>Si no lo has pedido tú, ignora este mensaje.</p><p>Servicio de identidad</p></body></html>");
+            mails.sendLink(correo, user.getPrimerNombre(), token);
         }
         catch (Mailer.MailNotSent e) {
             // a link nobody received is withdrawn; the request stays counted (a failing mail server is not
@@ -224,7 +210,7 @@ public class EmailChanges {
         user.changeEmail(correo, now);
         users.flush();
         followChange(userId, old, correo, correo);
-        AfterCommit.onCommit(() -> notifyOldAddress(old, user.getPrimerNombre(), correo));
+        AfterCommit.onCommit(() -> mails.notifyOldAddress(old, user.getPrimerNombre(), correo));
         return Outcome.CHANGED;
     }
 
@@ -244,23 +230,15 @@ public class EmailChanges {
         AfterCommit.nowAndAfterCompletion(() -> sessions.endOthers(old, null));
     }
 
-    private void notifyOldAddress(String old, String name, String correo) {
-        try {
-            mailer.send(old, "Tu dirección de correo ha cambiado",
-                    "Hola, " + name + ":\n\nLa dirección de tu cuenta ahora es " + correo + ". Si no has sido tú, "
-                            + "contacta con un administrador.\n\nServicio de identidad\n",
-                    "<!DOCTYPE html><html lang=\"es\"><body><p>Hola, " + HtmlUtils.htmlEscape(name) + ":</p><p>La "
-                            + "dirección de tu cuenta ahora es " + HtmlUtils.htmlEscape(correo) + ". Si no has sido tú, "
-                            + "contacta con un administrador.</p><p>Servicio de identidad</p></body></html>");
-        }
-        catch (RuntimeException e) {
-            // the change stands; the notice is a courtesy
-        }
+    @Override
+    public Kind kind() {
+        return Kind.EXPIRED_CODES;
     }
 
     /** The retention job: links that expired before {@code cutoff}. */
     @Transactional
-    public int purgeExpiredBefore(Instant cutoff) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return jdbc.update("delete from email_changes where expires_at < ?", Timestamp.from(cutoff));
     }
 }

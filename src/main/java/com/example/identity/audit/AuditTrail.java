@@ -13,6 +13,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
+import com.example.identity.common.Purge;
 
 /**
  * Writes every {@link AuditEvent} in the transaction of the work that caused it, just before it commits
@@ -26,7 +27,7 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * holding one connection and waiting for a second.
  */
 @Service
-public class AuditTrail {
+public class AuditTrail implements Purge {
 
     public static final int PAGE_SIZE = 50;
 
@@ -45,9 +46,15 @@ public class AuditTrail {
                 currentAddress(), event.subject()));
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.AUDIT_ROWS;
+    }
+
     /** Deletes the rows that occurred before {@code cutoff} (the retention job); returns how many. */
     @Transactional
-    public int purgeBefore(java.time.Instant cutoff) {
+    @Override
+    public int purge(java.time.Instant cutoff, java.time.Instant now) {
         return records.deleteOlderThan(cutoff);
     }
 

@@ -16,6 +16,7 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -25,7 +26,7 @@ import com.example.identity.crypto.Secrets;
  * approved spends it ({@link #spend}) in the transaction that stores its tokens.
  */
 @Component
-public class DeviceAuthorizations {
+public class DeviceAuthorizations implements Purge {
 
     /** RFC 8628 §3.2 {@code expires_in}: a run lasts 10 minutes (decisions §16). */
     public static final Duration LIFETIME = Duration.ofMinutes(10);
@@ -182,9 +183,15 @@ public class DeviceAuthorizations {
         return runs.spend(run.getId(), DeviceAuthorization.Status.APPROVED, DeviceAuthorization.Status.USED) == 1;
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.EXPIRED_CODES;
+    }
+
     /** The retention job: deletes runs that expired before {@code cutoff}. */
     @Transactional
-    public int purgeExpiredBefore(Instant cutoff) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return runs.deleteExpiredBefore(cutoff);
     }
 }

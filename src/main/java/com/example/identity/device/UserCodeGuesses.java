@@ -10,6 +10,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
 import com.example.identity.abuse.RateLimits;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -28,7 +29,7 @@ import com.example.identity.crypto.Secrets;
  */
 @Component
 @DependsOnDatabaseInitialization
-public class UserCodeGuesses {
+public class UserCodeGuesses implements Purge {
 
     private final IdentityProperties.RateLimit settings;
     private final JdbcTemplate jdbc;
@@ -81,8 +82,14 @@ public class UserCodeGuesses {
         }
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.GUESSING_BUDGETS;
+    }
+
     /** The retention job: forgets the budgets that are full again at {@code now} (the same as no row). */
-    public int purgeFullAt(Instant now) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return jdbc.update("delete from user_code_budgets where next_free_ms < ?", now.toEpochMilli());
     }
 

@@ -1,7 +1,6 @@
 package com.example.identity.oauth;
 
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 import jakarta.persistence.Column;
@@ -88,25 +87,45 @@ class AuthorizationRecord implements Persistable<String> {
     protected AuthorizationRecord() {
     }
 
-    AuthorizationRecord(String id, String clientId, long userId, Set<String> scopes, String redirectUri, String nonce,
-            String codeChallenge, String codeChallengeMethod, String codeDigest, Instant codeIssuedAt,
-            Instant codeExpiresAt, Instant authTime, Set<String> amr, Set<String> idTokenClaims,
-            Set<String> userInfoClaims) {
+    /**
+     * The authorization request as granted: the client, the scopes it was given, and what its request carried
+     * (redirect URI, OIDC {@code nonce}, PKCE challenge and method, the known claims asked for with the
+     * {@code claims} parameter). Null where the request had none.
+     */
+    record Request(String clientId, Set<String> scopes, String redirectUri, String nonce, String codeChallenge,
+            String codeChallengeMethod, Set<String> idTokenClaims, Set<String> userInfoClaims) {
+
+        /** A device flow's: no redirect URI, nonce, PKCE or {@code claims} parameter. */
+        static Request ofDevice(String clientId, Set<String> scopes) {
+            return new Request(clientId, scopes, null, null, null, null, Set.of(), Set.of());
+        }
+    }
+
+    /** The account that granted it, and its login: when ({@code auth_time}) and how (RFC 8176 {@code amr}). */
+    record Login(long userId, Instant authTime, Set<String> amr) {
+    }
+
+    /** The code: its SHA-256 digest (null for the device flow), when it was issued and when it expires. */
+    record Code(String digest, Instant issuedAt, Instant expiresAt) {
+    }
+
+    /** A new authorization, to be inserted. */
+    AuthorizationRecord(String id, Request request, Login login, Code code) {
         this.id = id;
-        this.clientId = clientId;
-        this.userId = userId;
-        this.scopes = String.join(" ", scopes);
-        this.redirectUri = redirectUri;
-        this.nonce = nonce;
-        this.codeChallenge = codeChallenge;
-        this.codeChallengeMethod = codeChallengeMethod;
-        this.codeDigest = codeDigest;
-        this.codeIssuedAt = codeIssuedAt;
-        this.codeExpiresAt = codeExpiresAt;
-        this.authTime = authTime;
-        this.amr = amr.isEmpty() ? null : String.join(" ", amr);
-        this.idTokenClaims = idTokenClaims.isEmpty() ? null : String.join(" ", idTokenClaims);
-        this.userInfoClaims = userInfoClaims.isEmpty() ? null : String.join(" ", userInfoClaims);
+        this.clientId = request.clientId();
+        this.userId = login.userId();
+        this.scopes = String.join(" ", request.scopes());
+        this.redirectUri = request.redirectUri();
+        this.nonce = request.nonce();
+        this.codeChallenge = request.codeChallenge();
+        this.codeChallengeMethod = request.codeChallengeMethod();
+        this.codeDigest = code.digest();
+        this.codeIssuedAt = code.issuedAt();
+        this.codeExpiresAt = code.expiresAt();
+        this.authTime = login.authTime();
+        this.amr = login.amr().isEmpty() ? null : String.join(" ", login.amr());
+        this.idTokenClaims = request.idTokenClaims().isEmpty() ? null : String.join(" ", request.idTokenClaims());
+        this.userInfoClaims = request.userInfoClaims().isEmpty() ? null : String.join(" ", request.userInfoClaims());
         this.isNew = true;
     }
 
@@ -116,36 +135,22 @@ class AuthorizationRecord implements Persistable<String> {
      * exchange. It is the family of the refresh tokens, and holds the login's {@code auth_time} and
      * {@code amr} for the id_tokens of later refreshes.
      */
-    static AuthorizationRecord forDevice(String id, String clientId, long userId, Set<String> scopes, Instant startedAt,
-            Instant expiresAt, Instant authTime, java.util.List<String> amr, Instant now) {
-        var record = new AuthorizationRecord(id, clientId, userId, scopes, null, null, null, null, null, startedAt,
-                expiresAt, authTime, new LinkedHashSet<>(amr), Set.of(), Set.of());
+    static AuthorizationRecord forDevice(String id, String clientId, Set<String> scopes, Login login,
+            Instant startedAt, Instant expiresAt, Instant now) {
+        var record = new AuthorizationRecord(id, Request.ofDevice(clientId, scopes), login,
+                new Code(null, startedAt, expiresAt));
         record.codeUsedAt = now;
         return record;
     }
 
-    /** A record as a row holds it, read by {@link CodeStatements} (not new: it is never inserted again). */
-    static AuthorizationRecord loaded(String id, String clientId, long userId, String scopes, String redirectUri,
-            String nonce, String codeChallenge, String codeChallengeMethod, String codeDigest, Instant codeIssuedAt,
-            Instant codeExpiresAt, Instant codeUsedAt, Instant authTime, String amr, String idTokenClaims,
-            String userInfoClaims) {
-        var record = new AuthorizationRecord();
-        record.id = id;
-        record.clientId = clientId;
-        record.userId = userId;
-        record.scopes = scopes;
-        record.redirectUri = redirectUri;
-        record.nonce = nonce;
-        record.codeChallenge = codeChallenge;
-        record.codeChallengeMethod = codeChallengeMethod;
-        record.codeDigest = codeDigest;
-        record.codeIssuedAt = codeIssuedAt;
-        record.codeExpiresAt = codeExpiresAt;
+    /**
+     * A record as a row holds it, read by {@link CodeStatements} (not new: it is never inserted again);
+     * {@code codeUsedAt} null while the code is unused.
+     */
+    static AuthorizationRecord loaded(String id, Request request, Login login, Code code, Instant codeUsedAt) {
+        var record = new AuthorizationRecord(id, request, login, code);
         record.codeUsedAt = codeUsedAt;
-        record.authTime = authTime;
-        record.amr = amr;
-        record.idTokenClaims = idTokenClaims;
-        record.userInfoClaims = userInfoClaims;
+        record.isNew = false;
         return record;
     }
 

@@ -6,6 +6,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Optional;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -13,6 +14,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
+import com.example.identity.common.SpaceSeparated;
 
 /**
  * The code flow's hot statements, in plain JDBC: issuing a code (one INSERT, its own autocommit
@@ -68,12 +70,15 @@ class CodeStatements {
     }
 
     private static CodeAndOwner codeAndOwner(ResultSet rs) throws SQLException {
-        var record = AuthorizationRecord.loaded(rs.getString("id"), rs.getString("client_id"), rs.getLong("user_id"),
-                rs.getString("scopes"), rs.getString("redirect_uri"), rs.getString("nonce"),
-                rs.getString("code_challenge"), rs.getString("code_challenge_method"), rs.getString("code_digest"),
-                instant(rs, "code_issued_at"), instant(rs, "code_expires_at"), instant(rs, "code_used_at"),
-                instant(rs, "auth_time"), rs.getString("amr"), rs.getString("id_token_claims"),
-                rs.getString("userinfo_claims"));
+        var record = AuthorizationRecord.loaded(rs.getString("id"),
+                new AuthorizationRecord.Request(rs.getString("client_id"), words(rs, "scopes"),
+                        rs.getString("redirect_uri"), rs.getString("nonce"), rs.getString("code_challenge"),
+                        rs.getString("code_challenge_method"), words(rs, "id_token_claims"),
+                        words(rs, "userinfo_claims")),
+                new AuthorizationRecord.Login(rs.getLong("user_id"), instant(rs, "auth_time"), words(rs, "amr")),
+                new AuthorizationRecord.Code(rs.getString("code_digest"), instant(rs, "code_issued_at"),
+                        instant(rs, "code_expires_at")),
+                instant(rs, "code_used_at"));
         // what the id_token and the token's owner need, never the password hash
         var owner = new AccountPrincipal(rs.getLong("user_id"), rs.getString("primer_nombre"), rs.getString("correo"),
                 Role.fromValue(rs.getString("rol")), rs.getBoolean("enabled"), rs.getBoolean("password_change_required"),
@@ -84,6 +89,11 @@ class CodeStatements {
     private static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
+    }
+
+    /** The words of a space-separated column, as {@link AuthorizationRecord} stores them again. */
+    private static Set<String> words(ResultSet rs, String column) throws SQLException {
+        return SpaceSeparated.words(rs.getString(column));
     }
 
     private static @Nullable String joined(java.util.Collection<String> words) {

@@ -82,15 +82,16 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
             throw new IllegalArgumentException("only authorizations with a code of a logged-in user are stored");
         }
         Map<String, Object> extra = request.getAdditionalParameters();
-        codes.insert(new AuthorizationRecord(authorization.getId(), request.getClientId(), account.id(),
-                authorization.getAuthorizedScopes(), request.getRedirectUri(),
-                (String) extra.get(OidcParameterNames.NONCE),
-                (String) extra.get(PkceParameterNames.CODE_CHALLENGE),
-                (String) extra.get(PkceParameterNames.CODE_CHALLENGE_METHOD),
-                Secrets.sha256Hex(code.getToken().getTokenValue()),
-                code.getToken().getIssuedAt(), code.getToken().getExpiresAt(), authenticationTime(user),
-                LoginFactors.methods(user), RequestedClaims.idTokenClaims(claimsParameter(extra)),
-                RequestedClaims.userInfoClaims(claimsParameter(extra))));
+        codes.insert(new AuthorizationRecord(authorization.getId(),
+                new AuthorizationRecord.Request(request.getClientId(), authorization.getAuthorizedScopes(),
+                        request.getRedirectUri(), (String) extra.get(OidcParameterNames.NONCE),
+                        (String) extra.get(PkceParameterNames.CODE_CHALLENGE),
+                        (String) extra.get(PkceParameterNames.CODE_CHALLENGE_METHOD),
+                        RequestedClaims.idTokenClaims(claimsParameter(extra)),
+                        RequestedClaims.userInfoClaims(claimsParameter(extra))),
+                new AuthorizationRecord.Login(account.id(), authenticationTime(user), LoginFactors.methods(user)),
+                new AuthorizationRecord.Code(Secrets.sha256Hex(code.getToken().getTokenValue()),
+                        code.getToken().getIssuedAt(), code.getToken().getExpiresAt())));
     }
 
     @Override

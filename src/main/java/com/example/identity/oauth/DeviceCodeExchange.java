@@ -3,6 +3,7 @@ package com.example.identity.oauth;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AuthenticationProvider;
@@ -117,8 +118,9 @@ final class DeviceCodeExchange implements AuthenticationProvider {
             return Exchanged.answer(new DeviceAuthorizations.Poll(DeviceAuthorizations.Outcome.UNKNOWN, run));
         }
         Instant now = clock.instant();
-        AuthorizationRecord record = AuthorizationRecord.forDevice(run.getId(), client.getClientId(), user.id(),
-                run.scopes(), run.createdAt(), run.expiresAt(), run.authTime(), run.amr(), now);
+        AuthorizationRecord record = AuthorizationRecord.forDevice(run.getId(), client.getClientId(), run.scopes(),
+                new AuthorizationRecord.Login(user.id(), run.authTime(), new LinkedHashSet<>(run.amr())),
+                run.createdAt(), run.expiresAt(), now);
         authorizations.saveRecord(record);
         OAuth2Authorization authorization = DatabaseAuthorizationService.toAuthorization(record, client, user, null);
         DefaultOAuth2TokenContext.Builder context = DefaultOAuth2TokenContext.builder()

@@ -17,6 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
 import com.example.identity.IdentityProperties;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.ClientRevoked;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.token.ApiTokenService;
 
@@ -36,7 +37,7 @@ import com.example.identity.token.ApiTokenService;
  * uncommitted tokens and would leave them alive; with the lock it waits, and then revokes them too.
  */
 @Component
-public class RefreshTokens {
+public class RefreshTokens implements Purge {
 
     /** 43 base64url characters: what {@link #issue} makes; anything else is not looked up. */
     private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9_-]{43}");
@@ -142,9 +143,15 @@ public class RefreshTokens {
         records.revokeByClient(event.clientId(), clock.instant());
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.ENDED_TOKENS;
+    }
+
     /** The retention job: deletes tokens that expired or were revoked before {@code cutoff}. */
     @Transactional
-    public int purgeEndedBefore(Instant cutoff) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return records.deleteEndedBefore(cutoff);
     }
 }

@@ -19,15 +19,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.web.util.HtmlUtils;
-import org.springframework.web.util.UriComponentsBuilder;
 
-import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.mail.Mailer;
 
 /**
  * Password recovery by e-mail (decisions §17). {@link #request} answers at once, whatever the address:
@@ -40,7 +37,7 @@ import com.example.identity.mail.Mailer;
  * live link of the account, and ends every session.
  */
 @Component
-public class PasswordRecovery implements DisposableBean {
+public class PasswordRecovery implements DisposableBean, Purge {
 
     private static final Logger log = LoggerFactory.getLogger(PasswordRecovery.class);
 
@@ -52,12 +49,11 @@ public class PasswordRecovery implements DisposableBean {
 
     private final PasswordResetRepository resets;
     private final AccountService accounts;
-    private final Mailer mailer;
+    private final RecoveryLinkMail mail;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final JdbcTemplate jdbc;
-    private final String issuer;
     /** Requests dropped because {@link #QUEUE} were already waiting: {@code identity_password_recovery_dropped_total}. */
     static final String DROPPED = "identity.password.recovery.dropped";
     /** Requests that may wait for the background threads; past that a request is dropped, never queued without bound. */
@@ -67,9 +63,9 @@ public class PasswordRecovery implements DisposableBean {
     /** Two threads, {@link #QUEUE} requests waiting at most; a dropped one is counted and logged. */
     private final ThreadPoolExecutor background;
 
-    PasswordRecovery(PasswordResetRepository resets, AccountService accounts, Mailer mailer,
+    PasswordRecovery(PasswordResetRepository resets, AccountService accounts, RecoveryLinkMail mail,
             TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, JdbcTemplate jdbc,
-            IdentityProperties properties, MeterRegistry registry) {
+            MeterRegistry registry) {
         this.dropped = Counter.builder(DROPPED)
                 .description("Password recovery requests dropped: the background queue was full").register(registry);
         this.background = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
@@ -85,11 +81,10 @@ public class PasswordRecovery implements DisposableBean {
         this.jdbc = jdbc;
         this.resets = resets;
         this.accounts = accounts;
-        this.mailer = mailer;
+        this.mail = mail;
         this.transactions = transactions;
         this.events = events;
         this.clock = clock;
-        this.issuer = properties.issuerUrl();
     }
 
     /** Someone asked for a link for {@code correo}: handled in the background; returns at once. */
@@ -129,32 +124,7 @@ public class PasswordRecovery implements DisposableBean {
                     PER_ACCOUNT_PER_HOUR);
             return;
         }
-        String link = UriComponentsBuilder.fromUriString(issuer + RESET_PATH).queryParam("token", token).build()
-                .toUriString();
-        mailer.send(user.getCorreo(), "Restablece tu contraseña", text(user, link), html(user, link));
-    }
-
-    static String text(UserAccount user, String link) {
-        return "Hola, " + user.getPrimerNombre() + ":\n\n"
-                + "Alguien (esperamos que tú) ha pedido restablecer la contraseña de tu cuenta " + user.getCorreo()
-                + ".\nPara elegir una nueva, abre este enlace en los próximos 30 minutos:\n\n"
-                + link + "\n\n"
-                + "El enlace sirve una sola vez. Al usarlo se cerrarán todas las sesiones abiertas de tu cuenta.\n"
-                + "Si no lo has pedido tú, ignora este mensaje: tu contraseña no cambia.\n\n"
-                + "Servicio de identidad\n";
-    }
-
-    static String html(UserAccount user, String link) {
-        String href = HtmlUtils.htmlEscape(link);
-        return "<!DOCTYPE html><html lang=\"es\"><body style=\"font-family: sans-serif\">"
-                + "<p>Hola, " + HtmlUtils.htmlEscape(user.getPrimerNombre()) + ":</p>"
-                + "<p>Alguien (esperamos que tú) ha pedido restablecer la contraseña de tu cuenta "
-                + HtmlUtils.htmlEscape(user.getCorreo()) + ". Para elegir una nueva, abre este enlace en los "
-                + "próximos 30 minutos:</p>"
-                + "<p><a href=\"" + href + "\">Elegir una nueva contraseña</a></p>"
-                + "<p>El enlace sirve una sola vez. Al usarlo se cerrarán todas las sesiones abiertas de tu cuenta. "
-                + "Si no lo has pedido tú, ignora este mensaje: tu contraseña no cambia.</p>"
-                + "<p>Servicio de identidad</p></body></html>";
+        mail.send(user, token);
     }
 
     /** Whether {@code token} is a link that still works (the page shows the form only then). */
@@ -197,9 +167,15 @@ public class PasswordRecovery implements DisposableBean {
         private static final long serialVersionUID = 1L;
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.EXPIRED_CODES;
+    }
+
     /** The retention job: links that expired before {@code cutoff}. */
     @Transactional
-    public int purgeExpiredBefore(Instant cutoff) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return resets.deleteExpiredBefore(cutoff);
     }
 

@@ -69,19 +69,18 @@ public class ApiToken {
     protected ApiToken() {
     }
 
-    ApiToken(long userId, String name, String tokenDigest, String prefix, TokenKind kind, TokenScope personalScope,
-            String clientId, String scopes, String authorizationId, String userInfoClaims, Instant createdAt,
+    /**
+     * A personal token, made by its owner ({@code expiresAt} null: valid until revoked). Tokens issued to a client
+     * are inserted without an entity ({@link ApiTokenService#issueForClient}), so none is made here.
+     */
+    ApiToken(long userId, String name, String tokenDigest, String prefix, TokenScope personalScope, Instant createdAt,
             Instant expiresAt) {
         this.userId = userId;
         this.name = name;
         this.tokenDigest = tokenDigest;
         this.prefix = prefix;
-        this.kind = kind;
+        this.kind = TokenKind.PERSONAL;
         this.personalScope = personalScope;
-        this.clientId = clientId;
-        this.scopes = scopes;
-        this.authorizationId = authorizationId;
-        this.userInfoClaims = userInfoClaims;
         this.createdAt = createdAt;
         this.expiresAt = expiresAt;
     }

@@ -22,6 +22,7 @@ import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.ClientRevoked;
 import com.example.identity.common.ListQuery;
 import com.example.identity.common.Names;
+import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 
 /**
@@ -32,7 +33,7 @@ import com.example.identity.crypto.Secrets;
  * by {@link ApiTokenValidator}, whose caches this class evicts when it changes a token.
  */
 @Service
-public class ApiTokenService {
+public class ApiTokenService implements Purge {
 
     private final ApiTokenRepository tokens;
     private final Clock clock;
@@ -66,7 +67,7 @@ public class ApiTokenService {
     public IssuedToken createPersonal(long ownerId, String name, TokenScope scope) {
         NewValue fresh = newValue();
         ApiToken token = tokens.save(new ApiToken(ownerId, Names.clean(name), fresh.digest(), fresh.prefix(),
-                TokenKind.PERSONAL, Objects.requireNonNull(scope), null, null, null, null, clock.instant(), null));
+                Objects.requireNonNull(scope), clock.instant(), null));
         IssuedToken issued = new IssuedToken(fresh.value(), token);
         events.publishEvent(new AuditEvent(AuditEvent.Type.TOKEN_CREATED, describe(issued.token())));
         return issued;
@@ -256,12 +257,18 @@ public class ApiTokenService {
         return tokens.revokeByClient(clientId, clock.instant());
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.ENDED_TOKENS;
+    }
+
     /**
      * Deletes tokens revoked or expired before {@code cutoff} (the retention job); returns how many. Only
      * tokens that can no longer authenticate anyone, so no cache needs evicting.
      */
     @Transactional
-    public int purgeEndedBefore(Instant cutoff) {
+    @Override
+    public int purge(Instant cutoff, Instant now) {
         return tokens.deleteEndedBefore(cutoff);
     }
 

@@ -12,8 +12,7 @@ class ApiTokenTest {
     private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
 
     private static ApiToken token(Instant expiresAt) {
-        return new ApiToken(7, "mi-juego", "0".repeat(64), "abcdef01", TokenKind.PERSONAL, TokenScope.PERFIL, null, null, null, null, T0,
-                expiresAt);
+        return new ApiToken(7, "mi-juego", "0".repeat(64), "abcdef01", TokenScope.PERFIL, T0, expiresAt);
     }
 
     @Test
