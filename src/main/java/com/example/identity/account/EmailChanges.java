@@ -16,6 +16,7 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.util.HtmlUtils;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.AfterCommit;
@@ -42,7 +43,6 @@ public class EmailChanges {
     static final Duration BUDGET_PERIOD = Duration.ofHours(1);
     /** The row of {@code cluster_locks} that takes the requests one at a time, on every instance (V32). */
     static final String LOCK = "email-changes";
-    static final String CONFIRM_PATH = "/cuenta/correo/confirmar";
 
     private final JdbcTemplate jdbc;
     private final UserAccountRepository users;
@@ -110,7 +110,7 @@ public class EmailChanges {
                     "usuario #" + userId + " a " + correo));
             return null;
         });
-        String link = UriComponentsBuilder.fromUriString(issuer + CONFIRM_PATH).queryParam("token", token).build()
+        String link = UriComponentsBuilder.fromUriString(issuer + Endpoints.ACCOUNT_EMAIL_CONFIRM).queryParam("token", token).build()
                 .toUriString();
         try {
             mailer.send(correo, "Confirma tu nueva dirección de correo",

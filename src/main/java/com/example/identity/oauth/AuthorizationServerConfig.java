@@ -9,8 +9,6 @@ import java.util.Set;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
-import org.springframework.http.HttpMethod;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.oauth2.core.OAuth2Token;
@@ -26,12 +24,10 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.context.SecurityContextHolderFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
-import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.util.matcher.OrRequestMatcher;
-import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.thymeleaf.TemplateEngine;
 
+import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.consent.Consents;
@@ -65,39 +61,6 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 class AuthorizationServerConfig {
 
-    static final String AUTHORIZE = "/oauth/authorize.php";
-    static final String TOKEN = "/oauth/token.php";
-    static final String JWKS = "/oauth/jwks.json";
-    static final String DISCOVERY = "/.well-known/openid-configuration";
-    static final String USERINFO = "/oauth/userinfo.php";
-    static final String REVOKE = "/oauth/revoke.php";
-    static final String INTROSPECT = "/oauth/introspect.php";
-    static final String DEVICE = "/oauth/device.php";
-
-    private static final PathPatternRequestMatcher.Builder PATH = PathPatternRequestMatcher.withDefaults();
-    static final RequestMatcher TOKEN_ENDPOINT = PATH.matcher(TOKEN);
-    /** The authorization endpoint, by GET or POST (OIDC Core §3.1.2.1). */
-    static final RequestMatcher AUTHORIZE_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, AUTHORIZE),
-            PATH.matcher(HttpMethod.POST, AUTHORIZE));
-    /** The two public JSON documents, the key set and the discovery document. */
-    static final RequestMatcher PUBLIC_JSON = new OrRequestMatcher(PATH.matcher(JWKS), PATH.matcher(DISCOVERY));
-    /** OpenID Connect's UserInfo endpoint, by GET or POST (OIDC Core §5.3.1). */
-    static final RequestMatcher USERINFO_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, USERINFO),
-            PATH.matcher(HttpMethod.POST, USERINFO));
-    /** Revocation (RFC 7009) and introspection (RFC 7662), with client authentication, by POST. */
-    static final RequestMatcher REVOKE_INTROSPECT = new OrRequestMatcher(PATH.matcher(HttpMethod.POST, REVOKE),
-            PATH.matcher(HttpMethod.POST, INTROSPECT));
-    /** The device authorization endpoint (RFC 8628 §3.1), by POST, where a console starts the device flow. */
-    static final RequestMatcher DEVICE_ENDPOINT = PATH.matcher(HttpMethod.POST, DEVICE);
-    /** The endpoints where a client authenticates, and their address budget applies ({@link RateLimitFilter}). */
-    static final RequestMatcher CLIENT_ENDPOINTS = new OrRequestMatcher(TOKEN_ENDPOINT, REVOKE_INTROSPECT,
-            DEVICE_ENDPOINT);
-    /** The endpoints that are called by programs with a token or credentials, never with a session. */
-    static final RequestMatcher SESSIONLESS = new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON, USERINFO_ENDPOINT,
-            REVOKE_INTROSPECT, PATH.matcher(DEVICE));
-    static final RequestMatcher ENDPOINTS = new OrRequestMatcher(PATH.matcher(AUTHORIZE), TOKEN_ENDPOINT, PUBLIC_JSON,
-            PATH.matcher(USERINFO), PATH.matcher(REVOKE), PATH.matcher(INTROSPECT), PATH.matcher(DEVICE));
-
     /**
      * The chain: Spring Authorization Server with this service's steps plugged in, in the order a token
      * request meets them: the address budget ({@link RateLimitFilter}), the method check, the converter
@@ -108,7 +71,7 @@ class AuthorizationServerConfig {
      * bean for every request of the servlet container).
      */
     @Bean
-    @Order(Ordered.HIGHEST_PRECEDENCE)
+    @Order(Endpoints.AUTHORIZATION_SERVER_CHAIN)
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenRequestConverter tokenRequests,
             ClientCredentialsChecks clientChecks, AuthorizationCodeExchange codeExchange,
             RefreshTokenExchange refreshExchange, DeviceCodeExchange deviceExchange, DeviceAuthorizationStart deviceStart,
@@ -119,7 +82,7 @@ class AuthorizationServerConfig {
             JsonMapper json, RegisteredClientRepository clients, Consents consents, SecondStep secondStep, Clock clock)
             throws Exception {
         http
-            .securityMatcher(ENDPOINTS)
+            .securityMatcher(Endpoints.AUTHORIZATION_SERVER)
             .oauth2AuthorizationServer(server -> server
                 .clientAuthentication(client -> client
                     .authenticationConverters(converters -> {
@@ -191,28 +154,28 @@ class AuthorizationServerConfig {
             .authorizeHttpRequests(authorize -> authorize
                 // the UserInfo endpoint checks its bearer token itself (UserInfoRequests)
                 // revocation and introspection: the client authenticates at the endpoint (TokenRequestConverter)
-                .requestMatchers(TOKEN_ENDPOINT, PUBLIC_JSON, USERINFO_ENDPOINT, REVOKE_INTROSPECT, DEVICE_ENDPOINT)
+                .requestMatchers(Endpoints.TOKEN_ENDPOINT, Endpoints.PUBLIC_JSON, Endpoints.USERINFO_ENDPOINT, Endpoints.REVOKE_INTROSPECT, Endpoints.DEVICE_ENDPOINT)
                     .permitAll()
                 .anyRequest().authenticated())
             // Spring Authorization Server turns on a JWT resource server for its UserInfo endpoint; this
             // server's access tokens are not JWTs, and the endpoint's own converter (UserInfoRequests) reads
             // and checks them, so that filter is given no token to look at.
             .oauth2ResourceServer(resourceServer -> resourceServer.bearerTokenResolver(request -> null))
-            .addFilterBefore(new WithoutSession(SESSIONLESS), SecurityContextHolderFilter.class)
-            .addFilterBefore(new StandardMethodCheck(Map.of(USERINFO, new LinkedHashSet<>(List.of("GET", "POST")),
-                    REVOKE, Set.of("POST"), INTROSPECT, Set.of("POST"), DEVICE, Set.of("POST"))), SecurityContextHolderFilter.class)
-            .addFilterBefore(new TokenEndpointMethodCheck(TOKEN_ENDPOINT, responses), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, CLIENT_ENDPOINTS), TokenEndpointMethodCheck.class)
-            .addFilterBefore(new JsonContentTypeFilter(PUBLIC_JSON), TokenEndpointMethodCheck.class)
+            .addFilterBefore(new WithoutSession(Endpoints.SESSIONLESS), SecurityContextHolderFilter.class)
+            .addFilterBefore(new StandardMethodCheck(Map.of(Endpoints.USERINFO, new LinkedHashSet<>(List.of("GET", "POST")),
+                    Endpoints.REVOKE, Set.of("POST"), Endpoints.INTROSPECT, Set.of("POST"), Endpoints.DEVICE, Set.of("POST"))), SecurityContextHolderFilter.class)
+            .addFilterBefore(new TokenEndpointMethodCheck(Endpoints.TOKEN_ENDPOINT, responses), CsrfFilter.class)
+            .addFilterBefore(new RateLimitFilter(limits, Endpoints.CLIENT_ENDPOINTS), TokenEndpointMethodCheck.class)
+            .addFilterBefore(new JsonContentTypeFilter(Endpoints.PUBLIC_JSON), TokenEndpointMethodCheck.class)
             // after client authentication (AbstractPreAuthenticatedProcessingFilter + 1), before the token
             // endpoint (AuthorizationFilter + 1)
             .addFilterBefore(new AuthenticatedClientFilter(limits), AuthorizationFilter.class)
             // after Spring Authorization Server validated the authorization request, before the login page
-            .addFilterBefore(new AuthenticationRequestFilter(AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints, secondStep, clock),
+            .addFilterBefore(new AuthenticationRequestFilter(Endpoints.AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints, secondStep, clock),
                     AuthorizationFilter.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             // then the consent of a third-party application, offline_access or prompt=consent
-            .addFilterBefore(new ConsentFilter(AUTHORIZE_ENDPOINT, clients, consents, authorizeErrors, clock),
+            .addFilterBefore(new ConsentFilter(Endpoints.AUTHORIZE_ENDPOINT, clients, consents, authorizeErrors, clock),
                     AuthorizationFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
@@ -322,14 +285,14 @@ class AuthorizationServerConfig {
     AuthorizationServerSettings authorizationServerSettings(IdentityProperties properties) {
         return AuthorizationServerSettings.builder()
                 .issuer(properties.issuerUrl())
-                .authorizationEndpoint(AUTHORIZE)
-                .tokenEndpoint(TOKEN)
-                .jwkSetEndpoint(JWKS)
-                .oidcUserInfoEndpoint(USERINFO)
-                .tokenRevocationEndpoint(REVOKE)
-                .tokenIntrospectionEndpoint(INTROSPECT)
-                .deviceAuthorizationEndpoint(DEVICE)
-                .deviceVerificationEndpoint(DeviceAuthorizationResponses.VERIFICATION_PATH)
+                .authorizationEndpoint(Endpoints.AUTHORIZE)
+                .tokenEndpoint(Endpoints.TOKEN)
+                .jwkSetEndpoint(Endpoints.JWKS)
+                .oidcUserInfoEndpoint(Endpoints.USERINFO)
+                .tokenRevocationEndpoint(Endpoints.REVOKE)
+                .tokenIntrospectionEndpoint(Endpoints.INTROSPECT)
+                .deviceAuthorizationEndpoint(Endpoints.DEVICE)
+                .deviceVerificationEndpoint(Endpoints.ACTIVATION)
                 .build();
     }
 

@@ -22,6 +22,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.util.HtmlUtils;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
@@ -48,7 +49,6 @@ public class PasswordRecovery implements DisposableBean {
     public static final Duration LIFETIME = Duration.ofMinutes(30);
     /** Links sent to one account per hour, whoever asks: a mailbox is not flooded from the outside. */
     static final int PER_ACCOUNT_PER_HOUR = 3;
-    static final String RESET_PATH = "/login/restablecer";
 
     private final PasswordResetRepository resets;
     private final AccountService accounts;
@@ -129,7 +129,7 @@ public class PasswordRecovery implements DisposableBean {
                     PER_ACCOUNT_PER_HOUR);
             return;
         }
-        String link = UriComponentsBuilder.fromUriString(issuer + RESET_PATH).queryParam("token", token).build()
+        String link = UriComponentsBuilder.fromUriString(issuer + Endpoints.RECOVERY_RESET).queryParam("token", token).build()
                 .toUriString();
         mailer.send(user.getCorreo(), "Restablece tu contraseña", text(user, link), html(user, link));
     }

@@ -14,6 +14,7 @@ import org.springframework.security.web.authentication.UsernamePasswordAuthentic
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.security.web.webauthn.authentication.WebAuthnAuthenticationFilter;
 
+import com.example.identity.Endpoints;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordChangeGate;
@@ -38,7 +39,7 @@ import com.example.identity.passkey.Passkeys;
 class WebSecurityConfig {
 
     @Bean
-    @Order(4)
+    @Order(Endpoints.WEB_CHAIN)
     SecurityFilterChain webSecurityFilterChain(HttpSecurity http, LoginThrottle throttle,
             ApplicationEventPublisher events, UserDetailsService users, PasswordEncoder passwordEncoder,
             SecondStep secondStep, RecentLogin recentLogin, Passkeys passkeys,
@@ -47,22 +48,23 @@ class WebSecurityConfig {
         http
             .authenticationManager(PasswordLogin.manager(users, passwordEncoder))
             .authorizeHttpRequests(authorize -> authorize
-                .requestMatchers("/", "/login/", "/css/**", "/js/**", "/favicon.ico", "/error").permitAll()
+                .requestMatchers(Endpoints.HOME, Endpoints.LOGIN, Endpoints.CSS_ALL, Endpoints.JS_ALL, Endpoints.FAVICON,
+                        Endpoints.ERROR).permitAll()
                 // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
-                .requestMatchers("/login/recuperar", "/login/restablecer").permitAll()
+                .requestMatchers(Endpoints.RECOVERY_REQUEST, Endpoints.RECOVERY_RESET).permitAll()
                 // the login's second step (mfa/SecondStepController): the session is not logged in until it ends
-                .requestMatchers("/login/segundo-paso", "/login/segundo-paso/alta").permitAll()
+                .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)
-                .requestMatchers("/cuenta/correo/confirmar").permitAll()
+                .requestMatchers(Endpoints.ACCOUNT_EMAIL_CONFIRM).permitAll()
                 // RP-initiated logout (oauth/LogoutEndpoint): with or without a session
-                .requestMatchers("/oauth/logout.php").permitAll()
-                .requestMatchers("/dashboard/admin/**", "/dashboard/admin.php").hasAuthority(Role.ADMIN.authority().getAuthority())
-                .requestMatchers("/dashboard/**").hasAnyAuthority(
+                .requestMatchers(Endpoints.LOGOUT).permitAll()
+                .requestMatchers(Endpoints.ADMIN_ALL, Endpoints.ADMIN_DASHBOARD).hasAuthority(Role.ADMIN.authority().getAuthority())
+                .requestMatchers(Endpoints.DASHBOARD_ALL).hasAnyAuthority(
                         Role.DEVELOPER_API.authority().getAuthority(), Role.ADMIN.authority().getAuthority())
                 .anyRequest().authenticated())
             .formLogin(form -> form
-                .loginPage("/login/")
-                .loginProcessingUrl("/login/")
+                .loginPage(Endpoints.LOGIN)
+                .loginProcessingUrl(Endpoints.LOGIN)
                 .usernameParameter("username")
                 .passwordParameter("password")
                 .successHandler(new LoginSuccessHandler(throttle, events, secondStep))
@@ -83,12 +85,12 @@ class WebSecurityConfig {
                 }))
             // the login page, or the registered address a confirmed RP-initiated logout named (checked again)
             .logout(logout -> logout
-                .logoutUrl("/logout")
+                .logoutUrl(Endpoints.SIGN_OUT)
                 .logoutSuccessHandler(confirmedLogout))
             .requestCache(cache -> cache.disable())
             // A relying party's cross-site POST of a logout request carries no CSRF token: the endpoint ends a
             // session only with an id_token_hint of that user, and otherwise shows a page whose form does
-            .csrf(csrf -> csrf.ignoringRequestMatchers("/oauth/logout.php"))
+            .csrf(csrf -> csrf.ignoringRequestMatchers(Endpoints.LOGOUT))
             // Sessions live in the database (SessionConfig): an ended session is deleted there, so no
             // per-request registry check (ConcurrentSessionFilter) is needed to refuse it on any instance.
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
