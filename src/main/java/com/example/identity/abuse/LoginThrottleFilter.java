@@ -12,6 +12,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.LocalRedirect;
 
@@ -29,7 +30,6 @@ import com.example.identity.common.LocalRedirect;
  */
 public class LoginThrottleFilter extends OncePerRequestFilter {
 
-    private static final String LOGIN = "/login/";
 
     /**
      * The forms of a logged-in user that check the account's current password, and the page a refused
@@ -56,7 +56,7 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String path = path(request);
-        return !"POST".equals(request.getMethod()) || !(LOGIN.equals(path) || PASSWORD_FORMS.containsKey(path));
+        return !"POST".equals(request.getMethod()) || !(Endpoints.LOGIN.equals(path) || PASSWORD_FORMS.containsKey(path));
     }
 
     @Override
@@ -74,7 +74,7 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
             username = account.getUsername();
         }
         else {
-            page = LOGIN;
+            page = Endpoints.LOGIN;
             username = request.getParameter("username");
         }
         LoginThrottle.Attempt attempt = throttle.tryAcquire(username, LoginThrottle.addressOf(request));

@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.method.annotation.ExtendedServletRequestDataBinder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.mfa.SecondFactors;
@@ -36,8 +37,6 @@ import com.example.identity.web.OpenSessions;
 @Controller
 class AccountPagesController {
 
-    static final String HOME = "/cuenta/";
-    static final String SECURITY = "/cuenta/seguridad";
     static final DateTimeFormatter DATES = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
     private final OpenSessions sessions;
@@ -62,7 +61,7 @@ class AccountPagesController {
         this.secondStep = secondStep;
     }
 
-    @GetMapping({ HOME, "/cuenta" })
+    @GetMapping({ Endpoints.ACCOUNT, "/cuenta" })
     String home(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String correo,
             @RequestParam(required = false) String nombre, @RequestParam(required = false) String bloqueado,
             Model model) {
@@ -82,7 +81,7 @@ class AccountPagesController {
     }
 
     /** Changes the account's name (the rule of every name here, common/Names); audited. */
-    @PostMapping(HOME + "nombre")
+    @PostMapping(Endpoints.ACCOUNT + "nombre")
     String changeName(@AuthenticationPrincipal AccountPrincipal user,
             @RequestParam(name = "primer_nombre", required = false) String primerNombre, HttpServletResponse response,
             Model model) {
@@ -95,14 +94,14 @@ class AccountPagesController {
             model.addAttribute("newName", primerNombre == null || primerNombre.length() > 200 ? "" : primerNombre);
             return home(user, model);
         }
-        return "redirect:" + HOME + "?nombre=cambiado";
+        return "redirect:" + Endpoints.ACCOUNT + "?nombre=cambiado";
     }
 
     /**
      * Asks to change the address: the password confirms it, a link to the new address completes it. Refused
      * with 429 and {@code Retry-After} past the budgets of {@link EmailChanges#request}.
      */
-    @PostMapping(HOME + "correo")
+    @PostMapping(Endpoints.ACCOUNT + "correo")
     String changeEmail(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String correo,
             @RequestParam(required = false) String contrasena, HttpServletResponse response, Model model) {
         try {
@@ -121,10 +120,10 @@ class AccountPagesController {
             model.addAttribute("newEmail", correo == null || correo.length() > 254 ? "" : correo);
             return home(user, model);
         }
-        return "redirect:" + HOME + "?correo=enviado";
+        return "redirect:" + Endpoints.ACCOUNT + "?correo=enviado";
     }
 
-    @GetMapping(EmailChanges.CONFIRM_PATH)
+    @GetMapping(Endpoints.ACCOUNT_EMAIL_CONFIRM)
     String confirmEmailPage(@RequestParam(required = false) String token, HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         var pending = emailChanges.pending(token);
@@ -139,7 +138,7 @@ class AccountPagesController {
     }
 
     /** A POST, not the link's GET: a mail scanner that opens links changes nothing. */
-    @PostMapping(EmailChanges.CONFIRM_PATH)
+    @PostMapping(Endpoints.ACCOUNT_EMAIL_CONFIRM)
     String confirmEmail(@RequestParam(required = false) String token, HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         EmailChanges.Outcome outcome = emailChanges.confirm(token);
@@ -167,7 +166,7 @@ class AccountPagesController {
         }
     }
 
-    @GetMapping(SECURITY)
+    @GetMapping(Endpoints.ACCOUNT_SECURITY)
     String security(@AuthenticationPrincipal AccountPrincipal user, SecurityNotices notices,
             Authentication authentication, HttpServletRequest request, HttpServletResponse response, Model model) {
         model.addAttribute("passkeys", passkeys.of(user.correo()));
@@ -195,29 +194,29 @@ class AccountPagesController {
      * The password typed again, so that a session whose login is no longer recent may add a passkey
      * ({@link RecentLogin}); a wrong one counts as a failed login ({@link AccountService#passwordMatches}).
      */
-    @PostMapping(SECURITY + "/confirmar")
+    @PostMapping(Endpoints.ACCOUNT_SECURITY + "/confirmar")
     String confirmPassword(@AuthenticationPrincipal AccountPrincipal user,
             @RequestParam(required = false) String contrasena, HttpServletRequest request) {
         if (!accounts.passwordMatches(user.id(), contrasena)) {
-            return "redirect:" + SECURITY + "?llave=contrasena";
+            return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?llave=contrasena";
         }
         recentLogin.passwordConfirmed(request);
-        return "redirect:" + SECURITY + "?llave=confirmada";
+        return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?llave=confirmada";
     }
 
     /** Removes one of the account's passkeys; the other sessions end (it may have been lost). */
-    @PostMapping(SECURITY + "/llaves/borrar")
+    @PostMapping(Endpoints.ACCOUNT_SECURITY + "/llaves/borrar")
     String removePasskey(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String llave,
             HttpServletRequest request) {
         if (passkeys.remove(user.correo(), llave)) {
             sessions.endOthers(user.correo(), request.getSession().getId());
-            return "redirect:" + SECURITY + "?llave=eliminada";
+            return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?llave=eliminada";
         }
-        return "redirect:" + SECURITY;
+        return "redirect:" + Endpoints.ACCOUNT_SECURITY;
     }
 
     /** Ends one other session, named by its handle; audited. */
-    @PostMapping(SECURITY + "/sesiones/cerrar")
+    @PostMapping(Endpoints.ACCOUNT_SECURITY + "/sesiones/cerrar")
     String endOne(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String sesion,
             HttpServletRequest request) {
         boolean ended = sesion != null && sessions.end(user.getUsername(), sesion, request.getSession().getId());
@@ -225,17 +224,17 @@ class AccountPagesController {
             events.publishEvent(new AuditEvent(AuditEvent.Type.SESSIONS_ENDED,
                     "usuario #" + user.id() + " " + user.correo() + ": 1 sesión (" + sesion + ")"));
         }
-        return "redirect:" + SECURITY + "?cerradas=" + (ended ? 1 : 0);
+        return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?cerradas=" + (ended ? 1 : 0);
     }
 
     /** Ends every session of the account but this one; audited when there was any. */
-    @PostMapping(SECURITY + "/sesiones/cerrar-otras")
+    @PostMapping(Endpoints.ACCOUNT_SECURITY + "/sesiones/cerrar-otras")
     String endOthers(@AuthenticationPrincipal AccountPrincipal user, HttpServletRequest request) {
         int ended = sessions.endOthers(user.getUsername(), request.getSession().getId());
         if (ended > 0) {
             events.publishEvent(new AuditEvent(AuditEvent.Type.SESSIONS_ENDED,
                     "usuario #" + user.id() + " " + user.correo() + ": todas las demás (" + ended + ")"));
         }
-        return "redirect:" + SECURITY + "?cerradas=" + ended;
+        return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?cerradas=" + ended;
     }
 }

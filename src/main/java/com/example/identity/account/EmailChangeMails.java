@@ -4,6 +4,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.util.HtmlUtils;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.mail.Mailer;
 
@@ -28,7 +29,7 @@ class EmailChangeMails {
      * @throws Mailer.MailNotSent when the mail could not be handed over
      */
     void sendLink(String correo, String name, String token) {
-        String link = UriComponentsBuilder.fromUriString(issuer + EmailChanges.CONFIRM_PATH).queryParam("token", token)
+        String link = UriComponentsBuilder.fromUriString(issuer + Endpoints.ACCOUNT_EMAIL_CONFIRM).queryParam("token", token)
                 .build().toUriString();
         mailer.send(correo, "Confirma tu nueva dirección de correo",
                 "Hola, " + name + ":\n\nPara usar esta dirección en tu cuenta, abre este enlace en "

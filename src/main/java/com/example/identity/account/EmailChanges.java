@@ -40,7 +40,6 @@ public class EmailChanges implements Purge {
     static final Duration BUDGET_PERIOD = Duration.ofHours(1);
     /** The row of {@code cluster_locks} that takes the requests one at a time, on every instance (V32). */
     static final String LOCK = "email-changes";
-    static final String CONFIRM_PATH = "/cuenta/correo/confirmar";
 
     private final JdbcTemplate jdbc;
     private final UserAccountRepository users;

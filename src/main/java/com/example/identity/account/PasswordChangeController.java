@@ -17,6 +17,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.common.LocalRedirect;
@@ -32,7 +33,6 @@ import com.example.identity.oauth.ReturnToApplication;
 @Controller
 class PasswordChangeController {
 
-    static final String PATH = "/cuenta/contrasena";
     static final String VIEW = "account/password";
     static final String THROTTLED = "Demasiados intentos fallidos. Espera unos minutos antes de volver a intentarlo.";
 
@@ -46,7 +46,7 @@ class PasswordChangeController {
         this.clients = clients;
     }
 
-    @GetMapping(PATH)
+    @GetMapping(Endpoints.ACCOUNT_PASSWORD)
     String form(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String redirect,
             @RequestParam(required = false) String hecho, @RequestParam(required = false) String bloqueado,
             HttpServletResponse response, Model model) {
@@ -62,7 +62,7 @@ class PasswordChangeController {
         return VIEW;
     }
 
-    @PostMapping(PATH)
+    @PostMapping(Endpoints.ACCOUNT_PASSWORD)
     String change(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String actual,
             @RequestParam(required = false) String nueva, @RequestParam(required = false) String repetida,
             @RequestParam(required = false) String redirect, Model model, HttpServletRequest request,
@@ -93,6 +93,6 @@ class PasswordChangeController {
         if (back != null) {
             return "redirect:" + back;
         }
-        return "redirect:" + PATH + "?hecho";
+        return "redirect:" + Endpoints.ACCOUNT_PASSWORD + "?hecho";
     }
 }

@@ -12,6 +12,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.LocalRedirect;
 
@@ -21,7 +22,7 @@ import com.example.identity.common.LocalRedirect;
  */
 public class PasswordChangeGate extends OncePerRequestFilter {
 
-    private static final Set<String> OPEN = Set.of(PasswordChangeController.PATH, "/logout", "/login/", "/error",
+    private static final Set<String> OPEN = Set.of(Endpoints.ACCOUNT_PASSWORD, "/logout", "/login/", "/error",
             "/favicon.ico");
 
     @Override
@@ -32,7 +33,7 @@ public class PasswordChangeGate extends OncePerRequestFilter {
         if (auth != null && auth.getPrincipal() instanceof AccountPrincipal user && user.passwordChangeRequired()
                 && !OPEN.contains(path) && !path.startsWith("/css/") && !path.startsWith("/js/")) {
             String back = request.getQueryString() == null ? path : path + "?" + request.getQueryString();
-            response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect(PasswordChangeController.PATH,
+            response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect(Endpoints.ACCOUNT_PASSWORD,
                     null, "GET".equals(request.getMethod()) ? back : null));
             return;
         }

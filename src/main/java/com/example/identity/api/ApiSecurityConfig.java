@@ -27,6 +27,7 @@ import org.springframework.security.web.csrf.CsrfFilter;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import com.example.identity.Endpoints;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.token.ApiTokenValidator;
@@ -45,9 +46,6 @@ class ApiSecurityConfig {
     static final String NO_SESSION = "Sesión no iniciada";
     static final String DENIED = "Permiso denegado";
     static final String BAD_CSRF = "Token CSRF inválido";
-    static final String CREATE_TOKEN = "/api/tokens/create.php";
-    /** The JSON twins of the dashboard (decisions §11) and whatever joins them under these paths. */
-    static final String[] MANAGEMENT_ROUTES = { "/api/tokens/**", "/api/clients/**" };
 
     /**
      * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the bearer filter
@@ -55,12 +53,12 @@ class ApiSecurityConfig {
      * controller answers {@code Falta token Bearer} itself when no token came.
      */
     @Bean
-    @Order(2)
+    @Order(Endpoints.API_USERINFO_CHAIN)
     SecurityFilterChain userinfoSecurityFilterChain(HttpSecurity http, ApiTokenValidator tokens, RateLimits limits,
             JsonMapper json) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
-            .securityMatcher("/api/userinfo.php")
+            .securityMatcher(Endpoints.API_USERINFO)
             .securityContext(context -> context.securityContextRepository(requestContexts))
             // no SessionManagementFilter nor ExceptionTranslationFilter: nothing here has a session or
             // throws access-denied; every request is permitted and the controller answers for itself
@@ -81,20 +79,20 @@ class ApiSecurityConfig {
     }
 
     @Bean
-    @Order(3)
+    @Order(Endpoints.API_CHAIN)
     SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenValidator tokens,
             RateLimits limits) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
-            .securityMatcher("/api/**")
+            .securityMatcher(Endpoints.API_ALL)
             // bearer authentications live in the request; logins are read from the web chain's session
             .securityContext(context -> context.securityContextRepository(
                     new DelegatingSecurityContextRepository(requestContexts, new HttpSessionSecurityContextRepository())))
             .authorizeHttpRequests(authorize -> authorize
                 // token creation needs a session (a bearer is no session: the controller says so)
-                .requestMatchers(CREATE_TOKEN).access(ApiSecurityConfig::developerInGoodStanding)
+                .requestMatchers(Endpoints.API_CREATE_TOKEN).access(ApiSecurityConfig::developerInGoodStanding)
                 // the management routes (decisions §11): a bearer token must be of scope gestion (§15)
-                .requestMatchers(MANAGEMENT_ROUTES).access(ApiSecurityConfig::manager)
+                .requestMatchers(Endpoints.API_TOKENS_ALL, Endpoints.API_CLIENTS_ALL).access(ApiSecurityConfig::manager)
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))

@@ -21,6 +21,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
@@ -41,7 +42,6 @@ import com.example.identity.web.PagePolicy;
 @Controller
 class ConsentController {
 
-    static final String PATH = "/oauth/consent";
     static final String VIEW = "oauth/consent";
     /** What each scope lets an application see, as the page says it. */
     static final Map<String, String> SCOPES = scopes();
@@ -72,7 +72,7 @@ class ConsentController {
     record Request(String url, RegisteredClient client, String redirectUri, Set<String> scopes, @Nullable String state) {
     }
 
-    @GetMapping(PATH)
+    @GetMapping(Endpoints.CONSENT)
     String page(@RequestParam(required = false) String request, HttpServletResponse response, Model model) {
         Request checked = check(request);
         if (checked == null) {
@@ -98,7 +98,7 @@ class ConsentController {
         return VIEW;
     }
 
-    @PostMapping(PATH)
+    @PostMapping(Endpoints.CONSENT)
     String decide(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String request,
             @RequestParam(required = false) String decision, HttpServletRequest http, HttpServletResponse response,
             Model model) {

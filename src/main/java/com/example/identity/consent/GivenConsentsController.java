@@ -10,6 +10,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 
 /**
@@ -20,7 +21,6 @@ import com.example.identity.account.AccountPrincipal;
 @Controller
 class GivenConsentsController {
 
-    static final String PATH = "/cuenta/aplicaciones";
     static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
     private final Consents consents;
@@ -29,7 +29,7 @@ class GivenConsentsController {
         this.consents = consents;
     }
 
-    @GetMapping(PATH)
+    @GetMapping(Endpoints.ACCOUNT_APPLICATIONS)
     String list(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String retirada,
             Model model) {
         model.addAttribute("consents", consents.of(user.id()));
@@ -39,11 +39,11 @@ class GivenConsentsController {
         return "account/applications";
     }
 
-    @PostMapping(PATH + "/retirar")
+    @PostMapping(Endpoints.ACCOUNT_APPLICATIONS + "/retirar")
     String withdraw(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(name = "client_id", required = false) String clientId) {
         if (clientId != null) {
             consents.withdraw(user.id(), clientId);
         }
-        return "redirect:" + PATH + "?retirada";
+        return "redirect:" + Endpoints.ACCOUNT_APPLICATIONS + "?retirada";
     }
 }

@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
@@ -39,7 +40,6 @@ import com.example.identity.token.ApiTokenService;
 class AdminController {
 
     static final String VIEW = "dashboard/admin";
-    static final String PAGE = "/dashboard/admin.php";
 
     private final AccountService accounts;
     private final ApiTokenService tokens;
@@ -63,7 +63,7 @@ class AdminController {
      * searched ({@code ?q=}: e-mail or name of accounts; name, client id or owner's e-mail of tokens and
      * applications). Only the owners of the rows shown are looked up.
      */
-    @GetMapping(PAGE)
+    @GetMapping(Endpoints.ADMIN_DASHBOARD)
     String admin(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam(required = false) String page,
             @RequestParam(required = false) String size, @RequestParam(required = false) String q, Model model) {
         ListQuery query;
@@ -104,7 +104,7 @@ class AdminController {
     }
 
     private static String pageUrl(ListQuery query, int page) {
-        var url = UriComponentsBuilder.fromPath(PAGE).queryParam("page", page).queryParam("size", query.size());
+        var url = UriComponentsBuilder.fromPath(Endpoints.ADMIN_DASHBOARD).queryParam("page", page).queryParam("size", query.size());
         if (query.searching()) {
             url.queryParam("q", query.search());
         }
@@ -151,7 +151,7 @@ class AdminController {
         redirect.addFlashAttribute("notice", !changed ? "No existe esa aplicación."
                 : Boolean.parseBoolean(firstParty) ? "La aplicación es de primera parte: no pedirá consentimiento."
                         : "La aplicación es de tercera parte: pedirá consentimiento a cada usuario.");
-        return "redirect:" + PAGE + "#clients";
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#clients";
     }
 
     @PostMapping("/dashboard/admin/keys/rotate")
@@ -167,7 +167,7 @@ class AdminController {
         catch (IllegalStateException e) {
             redirect.addFlashAttribute("notice", "La clave de firma viene de identity.signing-key.location: no se rota aquí.");
         }
-        return "redirect:" + PAGE + "#keys";
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#keys";
     }
 
     @PostMapping("/dashboard/admin/users/create")
@@ -185,7 +185,7 @@ class AdminController {
         catch (AccountService.EmailAlreadyUsedException e) {
             redirect.addFlashAttribute("userError", "Ya existe una cuenta con ese correo.");
         }
-        return "redirect:" + PAGE + "#users";
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
     @PostMapping("/dashboard/admin/users/role")
@@ -195,7 +195,7 @@ class AdminController {
         boolean changed = role != null && accounts.changeRole(Caller.of(admin), id, role);
         redirect.addFlashAttribute("notice", changed ? "Rol cambiado; sus sesiones se han cerrado."
                 : "No se pudo cambiar ese rol (no puedes cambiar el tuyo).");
-        return "redirect:" + PAGE + "#users";
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
     @PostMapping("/dashboard/admin/users/disable")
@@ -203,7 +203,7 @@ class AdminController {
         boolean done = accounts.disable(Caller.of(admin), id);
         redirect.addFlashAttribute("notice", done ? "Cuenta desactivada: sus sesiones se han cerrado y sus tokens ya no valen."
                 : "No se pudo desactivar esa cuenta (no puedes desactivar la tuya).");
-        return "redirect:" + PAGE + "#users";
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
     /** A new one-time password for someone who lost theirs (not one's own): shown once, their sessions end. */
@@ -213,7 +213,7 @@ class AdminController {
         var reset = accounts.resetPassword(Caller.of(admin), id);
         if (reset.isEmpty()) {
             redirect.addFlashAttribute("notice", "No se pudo restablecer esa contraseña (no puedes restablecer la tuya).");
-            return "redirect:" + PAGE + "#users";
+            return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
         }
         model.addAttribute("reset", true);
         return showOnce(admin, reset.get(), model);
@@ -236,7 +236,7 @@ class AdminController {
     @PostMapping("/dashboard/admin/users/enable")
     String enable(@RequestParam long id, RedirectAttributes redirect) {
         redirect.addFlashAttribute("notice", accounts.enable(id) ? "Cuenta activada." : "No se encontró esa cuenta.");
-        return "redirect:" + PAGE + "#users";
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
     private static Role role(String value) {

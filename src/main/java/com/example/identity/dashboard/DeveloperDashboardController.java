@@ -13,6 +13,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
+import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Caller;
@@ -35,7 +36,6 @@ import com.example.identity.token.TokenScope;
 class DeveloperDashboardController {
 
     static final String VIEW = "dashboard/developer";
-    static final String PAGE = "/dashboard/developer.php";
 
     private final ApiTokenService tokens;
     private final ClientService clients;
@@ -52,7 +52,7 @@ class DeveloperDashboardController {
         this.clock = clock;
     }
 
-    @GetMapping(PAGE)
+    @GetMapping(Endpoints.DEVELOPER_DASHBOARD)
     String dashboard(@AuthenticationPrincipal AccountPrincipal user, Model model) {
         var now = clock.instant();
         model.addAttribute("user", user);
@@ -82,7 +82,7 @@ class DeveloperDashboardController {
         }).or(() -> chosen.isEmpty() ? Optional.of("Elige un ámbito: perfil o gestión.") : Optional.empty());
         if (problem.isPresent()) {
             redirect.addFlashAttribute("tokenError", problem.get());
-            return "redirect:" + PAGE + "#tokens";
+            return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#tokens";
         }
         var issued = tokens.createPersonal(user.id(), name, chosen.get());
         model.addAttribute("newToken", issued.value());
@@ -119,7 +119,7 @@ class DeveloperDashboardController {
                     "redirect_uri", redirectUri == null ? "" : redirectUri,
                     "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris,
                     "type", type == null ? "web" : type));
-            return "redirect:" + PAGE + "#clients";
+            return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#clients";
         }
     }
 
@@ -145,6 +145,6 @@ class DeveloperDashboardController {
 
     /** Actions on the admin page return there; anything else returns to the developer page. */
     private static String backTo(String back) {
-        return AdminController.PAGE.equals(back) ? AdminController.PAGE : PAGE;
+        return Endpoints.ADMIN_DASHBOARD.equals(back) ? Endpoints.ADMIN_DASHBOARD : Endpoints.DEVELOPER_DASHBOARD;
     }
 }

@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import com.example.identity.Endpoints;
 import com.example.identity.abuse.ClientAddress;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
@@ -47,7 +48,6 @@ import com.example.identity.consent.Consents;
 @Controller
 class ActivationController {
 
-    static final String PATH = "/activar";
     static final String VIEW = "device/activate";
     /** What each scope lets an application see, as the page says it (the consent page's words). */
     private static final Map<String, String> SCOPES = Map.of(
@@ -75,14 +75,14 @@ class ActivationController {
         this.clock = clock;
     }
 
-    @GetMapping(PATH)
+    @GetMapping(Endpoints.ACTIVATION)
     String form(@RequestParam(name = "code", required = false) String code, HttpServletResponse response, Model model) {
         model.addAttribute("userCode", code == null ? "" : code.strip().substring(0, Math.min(code.strip().length(), 32)));
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         return VIEW;
     }
 
-    @PostMapping(PATH)
+    @PostMapping(Endpoints.ACTIVATION)
     String submit(@AuthenticationPrincipal AccountPrincipal user, Authentication authentication,
             @RequestParam(name = "user_code", required = false) String typed,
             @RequestParam(required = false) String decision, HttpServletRequest request, HttpServletResponse response,

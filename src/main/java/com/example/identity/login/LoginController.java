@@ -13,6 +13,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
 
+import com.example.identity.Endpoints;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.oauth.ReturnToApplication;
 
@@ -58,7 +59,7 @@ class LoginController {
      * anything else; null when there is none, it is malformed or longer than an e-mail address.
      */
     static @Nullable String loginHint(@Nullable String redirect) {
-        if (redirect == null || !redirect.startsWith(AUTHORIZE + "?")) {
+        if (redirect == null || !redirect.startsWith(Endpoints.AUTHORIZE + "?")) {
             return null;
         }
         try {
@@ -74,5 +75,4 @@ class LoginController {
         }
     }
 
-    private static final String AUTHORIZE = "/oauth/authorize.php";
 }

@@ -9,6 +9,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.web.authentication.AuthenticationSuccessHandler;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.abuse.LoginThrottle;
@@ -24,7 +25,6 @@ import com.example.identity.web.OpenSessions;
  */
 public class LoginSuccessHandler implements AuthenticationSuccessHandler {
 
-    static final String DASHBOARD = "/dashboard/developer.php";
 
     private final LoginThrottle throttle;
     private final ApplicationEventPublisher events;
@@ -69,6 +69,6 @@ public class LoginSuccessHandler implements AuthenticationSuccessHandler {
             return redirect;
         }
         boolean developer = authentication.getPrincipal() instanceof AccountPrincipal p && p.rol().isDeveloper();
-        return developer ? DASHBOARD : "/";
+        return developer ? Endpoints.DEVELOPER_DASHBOARD : "/";
     }
 }

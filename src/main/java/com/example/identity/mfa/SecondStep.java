@@ -22,6 +22,7 @@ import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.stereotype.Component;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
@@ -126,7 +127,7 @@ public class SecondStep {
         var empty = SecurityContextHolder.createEmptyContext();
         SecurityContextHolder.setContext(empty);
         contexts.saveContext(empty, request, response);
-        return pending.enrol() ? SecondStepController.ENROL_PATH : SecondStepController.PATH;
+        return pending.enrol() ? Endpoints.SECOND_STEP_ENROL : Endpoints.SECOND_STEP;
     }
 
     /** The login waiting in this session, if any. */

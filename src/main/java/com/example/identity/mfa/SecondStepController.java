@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import com.example.identity.Endpoints;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
@@ -34,8 +35,6 @@ import com.example.identity.oauth.ReturnToApplication;
 @Controller
 class SecondStepController {
 
-    static final String PATH = "/login/segundo-paso";
-    static final String ENROL_PATH = "/login/segundo-paso/alta";
     static final String SECRET = "identity.mfa.enrolment-secret";
     static final String ISSUER_NAME = "Identidad";
     /** What the login page says to a throttled attempt (templates/login.html), said here too. */
@@ -58,11 +57,11 @@ class SecondStepController {
         this.events = events;
     }
 
-    @GetMapping(PATH)
+    @GetMapping(Endpoints.SECOND_STEP)
     String form(HttpServletRequest request, HttpServletResponse response, Model model) {
         SecondStep.PendingLogin pending = SecondStep.pending(request);
         if (pending == null || pending.enrol()) {
-            return pending == null ? "redirect:/login/" : "redirect:" + ENROL_PATH;
+            return pending == null ? "redirect:/login/" : "redirect:" + Endpoints.SECOND_STEP_ENROL;
         }
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         // the form's answer leads, through the authorization endpoint, to the application's address
@@ -74,7 +73,7 @@ class SecondStepController {
         return "login/second-step";
     }
 
-    @PostMapping(PATH)
+    @PostMapping(Endpoints.SECOND_STEP)
     String verify(@RequestParam(required = false) String codigo, HttpServletRequest request,
             HttpServletResponse response, Model model) {
         SecondStep.PendingLogin pending = SecondStep.pending(request);
@@ -126,11 +125,11 @@ class SecondStepController {
         }
     }
 
-    @GetMapping(ENROL_PATH)
+    @GetMapping(Endpoints.SECOND_STEP_ENROL)
     String enrolForm(HttpServletRequest request, HttpServletResponse response, Model model) {
         SecondStep.PendingLogin pending = SecondStep.pending(request);
         if (pending == null || !pending.enrol()) {
-            return pending == null ? "redirect:/login/" : "redirect:" + PATH;
+            return pending == null ? "redirect:/login/" : "redirect:" + Endpoints.SECOND_STEP;
         }
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         // the form's answer leads, through the authorization endpoint, to the application's address
@@ -148,7 +147,7 @@ class SecondStepController {
      * wrong passwords or codes the login starts again. A factor added ends the account's other sessions and
      * e-mails the address ({@link SecondFactorAdded}).
      */
-    @PostMapping(ENROL_PATH)
+    @PostMapping(Endpoints.SECOND_STEP_ENROL)
     String enrol(@RequestParam(required = false) String codigo, @RequestParam(required = false) String contrasena,
             HttpServletRequest request, HttpServletResponse response, Model model) {
         SecondStep.PendingLogin pending = SecondStep.pending(request);

@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
@@ -31,7 +32,6 @@ import com.example.identity.web.OpenSessions;
 @Controller
 class TotpSettingsController {
 
-    static final String PATH = "/cuenta/seguridad/totp";
 
     private final SecondFactors factors;
     private final SecondStep step;
@@ -48,7 +48,7 @@ class TotpSettingsController {
         this.events = events;
     }
 
-    @GetMapping(PATH)
+    @GetMapping(Endpoints.ACCOUNT_TOTP)
     String form(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String bloqueado,
             HttpServletRequest request, HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
@@ -62,7 +62,7 @@ class TotpSettingsController {
      * Sets TOTP up, or replaces it (the old secret and recovery codes end): the password confirms it, so a
      * session alone (left open, or a stolen cookie) cannot put its own authenticator app on the account.
      */
-    @PostMapping(PATH)
+    @PostMapping(Endpoints.ACCOUNT_TOTP)
     String enable(@AuthenticationPrincipal AccountPrincipal user, Authentication authentication,
             @RequestParam(required = false) String codigo, @RequestParam(required = false) String contrasena,
             HttpServletRequest request, HttpServletResponse response, Model model) {
@@ -92,7 +92,7 @@ class TotpSettingsController {
         return "account/recovery-codes";
     }
 
-    @PostMapping(PATH + "/codigos")
+    @PostMapping(Endpoints.ACCOUNT_TOTP + "/codigos")
     String newCodes(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String contrasena,
             HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
@@ -104,7 +104,7 @@ class TotpSettingsController {
         return "account/recovery-codes";
     }
 
-    @PostMapping(PATH + "/desactivar")
+    @PostMapping(Endpoints.ACCOUNT_TOTP + "/desactivar")
     String disable(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String contrasena,
             HttpServletRequest request) {
         if (!step.mayDisable(user)) {

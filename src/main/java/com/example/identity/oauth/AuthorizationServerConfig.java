@@ -9,42 +9,29 @@ import java.util.Set;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
-import org.springframework.http.HttpMethod;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.oauth2.core.OAuth2Token;
 import org.springframework.security.oauth2.jwt.JwtEncoder;
-import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.security.oauth2.server.authorization.settings.AuthorizationServerSettings;
 import org.springframework.security.oauth2.server.authorization.token.DelegatingOAuth2TokenGenerator;
 import org.springframework.security.oauth2.server.authorization.token.JwtGenerator;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.context.SecurityContextHolderFilter;
-import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
-import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.util.matcher.OrRequestMatcher;
-import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.thymeleaf.TemplateEngine;
 
+import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
-import com.example.identity.consent.Consents;
 import com.example.identity.device.DeviceAuthorizations;
-import com.example.identity.mfa.SecondStep;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.login.LoginRedirectEntryPoint;
-import com.example.identity.account.PasswordChangeGate;
 import com.example.identity.token.ApiTokenService;
 import com.example.identity.token.ApiTokenValidator;
-import com.example.identity.abuse.AuthenticatedClientFilter;
-import com.example.identity.abuse.RateLimitFilter;
-import com.example.identity.abuse.RateLimits;
 
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -52,168 +39,60 @@ import com.nimbusds.jose.proc.SecurityContext;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Chain 1 of 3: Spring Authorization Server, matching only the documented endpoints
- * ({@code /oauth/authorize.php}, {@code /oauth/token.php}, {@code /oauth/jwks.json},
- * {@code /.well-known/openid-configuration}). Every difference from a stock server is one of its
- * extension points, each in its own class: the token endpoint's checks ({@link TokenRequestConverter},
- * {@link ClientCredentialsChecks}, {@link AuthorizationCodeExchange}) and answers ({@link TokenResponses});
- * the authorization endpoint's checks ({@link AuthorizeRequestChecks}), OpenID Connect's authentication
- * request parameters ({@link AuthenticationRequestFilter}) and errors ({@link AuthorizeErrorResponder}); hex access tokens ({@link ReferenceAccessTokenGenerator}); id_token
- * claims ({@link IdTokenClaims}); the discovery document ({@link DiscoveryDocument}); the UserInfo endpoint's
- * token check ({@link UserInfoRequests}), claims ({@link UserInfoClaims}) and errors ({@link BearerErrorResponses}).
+ * The first chain: Spring Authorization Server, matching only its endpoints ({@link Endpoints#AUTHORIZATION_SERVER}:
+ * authorization, token, key set, discovery, UserInfo, revocation, introspection, device authorization). Every
+ * difference from a stock server is one of its extension points, each in its own class, plugged in by one
+ * customizer per endpoint: the token endpoint ({@link TokenEndpointCustomizer}), client authentication
+ * ({@link ClientAuthenticationCustomizer}), device authorization ({@link DeviceAuthorizationEndpointCustomizer}),
+ * revocation and introspection ({@link RevocationIntrospectionCustomizer}), the authorization endpoint
+ * ({@link AuthorizationEndpointCustomizer}), UserInfo ({@link UserInfoEndpointCustomizer}), discovery and the key
+ * set ({@link MetadataEndpointsCustomizer}). The beans below are the steps they plug in; hex access tokens
+ * ({@link ReferenceAccessTokenGenerator}) and id_token claims ({@link IdTokenClaims}) are the token generator's.
  */
 @Configuration(proxyBeanMethods = false)
 class AuthorizationServerConfig {
 
-    static final String AUTHORIZE = "/oauth/authorize.php";
-    static final String TOKEN = "/oauth/token.php";
-    static final String JWKS = "/oauth/jwks.json";
-    static final String DISCOVERY = "/.well-known/openid-configuration";
-    static final String USERINFO = "/oauth/userinfo.php";
-    static final String REVOKE = "/oauth/revoke.php";
-    static final String INTROSPECT = "/oauth/introspect.php";
-    static final String DEVICE = "/oauth/device.php";
-
-    private static final PathPatternRequestMatcher.Builder PATH = PathPatternRequestMatcher.withDefaults();
-    static final RequestMatcher TOKEN_ENDPOINT = PATH.matcher(TOKEN);
-    /** The authorization endpoint, by GET or POST (OIDC Core §3.1.2.1). */
-    static final RequestMatcher AUTHORIZE_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, AUTHORIZE),
-            PATH.matcher(HttpMethod.POST, AUTHORIZE));
-    /** The two public JSON documents, the key set and the discovery document. */
-    static final RequestMatcher PUBLIC_JSON = new OrRequestMatcher(PATH.matcher(JWKS), PATH.matcher(DISCOVERY));
-    /** OpenID Connect's UserInfo endpoint, by GET or POST (OIDC Core §5.3.1). */
-    static final RequestMatcher USERINFO_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, USERINFO),
-            PATH.matcher(HttpMethod.POST, USERINFO));
-    /** Revocation (RFC 7009) and introspection (RFC 7662), with client authentication, by POST. */
-    static final RequestMatcher REVOKE_INTROSPECT = new OrRequestMatcher(PATH.matcher(HttpMethod.POST, REVOKE),
-            PATH.matcher(HttpMethod.POST, INTROSPECT));
-    /** The device authorization endpoint (RFC 8628 §3.1), by POST, where a console starts the device flow. */
-    static final RequestMatcher DEVICE_ENDPOINT = PATH.matcher(HttpMethod.POST, DEVICE);
-    /** The endpoints where a client authenticates, and their address budget applies ({@link RateLimitFilter}). */
-    static final RequestMatcher CLIENT_ENDPOINTS = new OrRequestMatcher(TOKEN_ENDPOINT, REVOKE_INTROSPECT,
-            DEVICE_ENDPOINT);
-    /** The endpoints that are called by programs with a token or credentials, never with a session. */
-    static final RequestMatcher SESSIONLESS = new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON, USERINFO_ENDPOINT,
-            REVOKE_INTROSPECT, PATH.matcher(DEVICE));
-    static final RequestMatcher ENDPOINTS = new OrRequestMatcher(PATH.matcher(AUTHORIZE), TOKEN_ENDPOINT, PUBLIC_JSON,
-            PATH.matcher(USERINFO), PATH.matcher(REVOKE), PATH.matcher(INTROSPECT), PATH.matcher(DEVICE));
-
     /**
-     * The chain: Spring Authorization Server with this service's steps plugged in, in the order a token
-     * request meets them: the address budget ({@link RateLimitFilter}), the method check, the converter
-     * (grant type, parameters, credentials), the client checks (id, secret), the authenticated client's
-     * rate ({@link AuthenticatedClientFilter}), the code exchange (redirect URI, revoked, code, used, expired,
-     * key, PKCE), the responses. The authorization service, the token generator and the client repository
-     * are found by type among the beans. Filters are not beans (Spring Boot would also register a filter
-     * bean for every request of the servlet container).
+     * The chain: Spring Authorization Server with this service's steps plugged in, one customizer per endpoint,
+     * applied in this order (the order places the filters that share a position: see each customizer). What
+     * spans the endpoints stays here: the matcher, no session for the programs' endpoints, the standard
+     * endpoints' methods, who may call what, no JWT resource server, the login redirect, the headers. The
+     * authorization service, the token generator and the client repository are found by type among the beans.
+     * The customizers are beans with a {@code customize(HttpSecurity)} of their own, never
+     * {@code Customizer<HttpSecurity>} beans: Spring Security applies every such bean to every chain. Filters
+     * are not beans (Spring Boot would also register a filter bean for every request of the servlet
+     * container).
      */
     @Bean
-    @Order(Ordered.HIGHEST_PRECEDENCE)
-    SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenRequestConverter tokenRequests,
-            ClientCredentialsChecks clientChecks, AuthorizationCodeExchange codeExchange,
-            RefreshTokenExchange refreshExchange, DeviceCodeExchange deviceExchange, DeviceAuthorizationStart deviceStart,
-            TokenRevocation revocation, TokenIntrospection introspection, TokenResponses responses,
-            IdentityProperties properties,
-            AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
-            DiscoveryDocument discovery, RateLimits limits, IdTokenHints idTokenHints, ApiTokenValidator tokens,
-            JsonMapper json, RegisteredClientRepository clients, Consents consents, SecondStep secondStep, Clock clock)
-            throws Exception {
+    @Order(Endpoints.AUTHORIZATION_SERVER_CHAIN)
+    SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenEndpointCustomizer tokenEndpoint,
+            ClientAuthenticationCustomizer clientAuthentication, DeviceAuthorizationEndpointCustomizer deviceEndpoint,
+            RevocationIntrospectionCustomizer revocationIntrospection, AuthorizationEndpointCustomizer authorizeEndpoint,
+            UserInfoEndpointCustomizer userInfoEndpoint, MetadataEndpointsCustomizer metadataEndpoints) throws Exception {
+        http.securityMatcher(Endpoints.AUTHORIZATION_SERVER);
+        tokenEndpoint.customize(http);
+        clientAuthentication.customize(http);
+        deviceEndpoint.customize(http);
+        revocationIntrospection.customize(http);
+        authorizeEndpoint.customize(http);
+        userInfoEndpoint.customize(http);
+        metadataEndpoints.customize(http);
         http
-            .securityMatcher(ENDPOINTS)
-            .oauth2AuthorizationServer(server -> server
-                .clientAuthentication(client -> client
-                    .authenticationConverters(converters -> {
-                        converters.clear();
-                        converters.add(tokenRequests::convert);
-                    })
-                    .authenticationProviders(providers -> {
-                        providers.clear();
-                        providers.add(clientChecks);
-                    })
-                    .errorResponseHandler(responses))
-                .tokenEndpoint(token -> token
-                    .accessTokenRequestConverter(new RefreshTokenRequests())
-                    .accessTokenRequestConverter(new DeviceCodeRequests())
-                    .authenticationProviders(providers -> {
-                        providers.clear();
-                        providers.add(codeExchange);
-                        providers.add(refreshExchange);
-                        providers.add(deviceExchange);
-                    })
-                    .accessTokenResponseHandler(responses)
-                    .errorResponseHandler(responses))
-                // the device flow (RFC 8628, decisions §16): the start here; the user's step is /activar
-                // (device/ActivationController), a page of the web chain, not Spring Authorization Server's
-                // verification endpoint
-                .deviceAuthorizationEndpoint(device -> device
-                    .deviceAuthorizationRequestConverters(converters -> {
-                        converters.clear();
-                        converters.add(new DeviceAuthorizationRequests());
-                    })
-                    .authenticationProviders(providers -> {
-                        providers.clear();
-                        providers.add(deviceStart);
-                    })
-                    .deviceAuthorizationResponseHandler(new DeviceAuthorizationResponses(responses,
-                            properties.issuerUrl()))
-                    .errorResponseHandler(responses))
-                .tokenRevocationEndpoint(revoke -> revoke
-                    .revocationRequestConverter(TokenParameterRequests.revocation())
-                    .authenticationProviders(providers -> {
-                        providers.clear();
-                        providers.add(revocation);
-                    })
-                    .errorResponseHandler(responses))
-                .tokenIntrospectionEndpoint(introspect -> introspect
-                    .introspectionRequestConverter(TokenParameterRequests.introspection())
-                    .authenticationProviders(providers -> {
-                        providers.clear();
-                        providers.add(introspection);
-                    })
-                    .errorResponseHandler(responses))
-                .authorizationEndpoint(authorize -> authorize
-                    .authenticationProviders(providers -> providers.forEach(provider -> {
-                        if (provider instanceof OAuth2AuthorizationCodeRequestAuthenticationProvider codeRequests) {
-                            codeRequests.setAuthenticationValidator(authorizeChecks);
-                        }
-                    }))
-                    .errorResponseHandler(authorizeErrors))
-                .oidc(oidc -> oidc
-                    .providerConfigurationEndpoint(configuration -> configuration
-                        .providerConfigurationCustomizer(discovery))
-                    .userInfoEndpoint(userInfo -> userInfo
-                        .userInfoRequestConverter(new UserInfoRequests(tokens, limits))
-                        .authenticationProviders(providers -> {
-                            providers.clear();
-                            providers.add(new UserInfoClaims());
-                        })
-                        .errorResponseHandler(new BearerErrorResponses(json)))))
             .authorizeHttpRequests(authorize -> authorize
                 // the UserInfo endpoint checks its bearer token itself (UserInfoRequests)
                 // revocation and introspection: the client authenticates at the endpoint (TokenRequestConverter)
-                .requestMatchers(TOKEN_ENDPOINT, PUBLIC_JSON, USERINFO_ENDPOINT, REVOKE_INTROSPECT, DEVICE_ENDPOINT)
+                .requestMatchers(Endpoints.TOKEN_ENDPOINT, Endpoints.PUBLIC_JSON, Endpoints.USERINFO_ENDPOINT,
+                        Endpoints.REVOKE_INTROSPECT, Endpoints.DEVICE_ENDPOINT)
                     .permitAll()
                 .anyRequest().authenticated())
             // Spring Authorization Server turns on a JWT resource server for its UserInfo endpoint; this
             // server's access tokens are not JWTs, and the endpoint's own converter (UserInfoRequests) reads
             // and checks them, so that filter is given no token to look at.
             .oauth2ResourceServer(resourceServer -> resourceServer.bearerTokenResolver(request -> null))
-            .addFilterBefore(new WithoutSession(SESSIONLESS), SecurityContextHolderFilter.class)
-            .addFilterBefore(new StandardMethodCheck(Map.of(USERINFO, new LinkedHashSet<>(List.of("GET", "POST")),
-                    REVOKE, Set.of("POST"), INTROSPECT, Set.of("POST"), DEVICE, Set.of("POST"))), SecurityContextHolderFilter.class)
-            .addFilterBefore(new TokenEndpointMethodCheck(TOKEN_ENDPOINT, responses), CsrfFilter.class)
-            .addFilterBefore(new RateLimitFilter(limits, CLIENT_ENDPOINTS), TokenEndpointMethodCheck.class)
-            .addFilterBefore(new JsonContentTypeFilter(PUBLIC_JSON), TokenEndpointMethodCheck.class)
-            // after client authentication (AbstractPreAuthenticatedProcessingFilter + 1), before the token
-            // endpoint (AuthorizationFilter + 1)
-            .addFilterBefore(new AuthenticatedClientFilter(limits), AuthorizationFilter.class)
-            // after Spring Authorization Server validated the authorization request, before the login page
-            .addFilterBefore(new AuthenticationRequestFilter(AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints, secondStep, clock),
-                    AuthorizationFilter.class)
-            .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
-            // then the consent of a third-party application, offline_access or prompt=consent
-            .addFilterBefore(new ConsentFilter(AUTHORIZE_ENDPOINT, clients, consents, authorizeErrors, clock),
-                    AuthorizationFilter.class)
+            .addFilterBefore(new WithoutSession(Endpoints.SESSIONLESS), SecurityContextHolderFilter.class)
+            .addFilterBefore(new StandardMethodCheck(Map.of(Endpoints.USERINFO, new LinkedHashSet<>(List.of("GET", "POST")),
+                    Endpoints.REVOKE, Set.of("POST"), Endpoints.INTROSPECT, Set.of("POST"), Endpoints.DEVICE, Set.of("POST"))),
+                    SecurityContextHolderFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
             // A session that was ended (account disabled, role changed) is deleted from the database
@@ -322,14 +201,14 @@ class AuthorizationServerConfig {
     AuthorizationServerSettings authorizationServerSettings(IdentityProperties properties) {
         return AuthorizationServerSettings.builder()
                 .issuer(properties.issuerUrl())
-                .authorizationEndpoint(AUTHORIZE)
-                .tokenEndpoint(TOKEN)
-                .jwkSetEndpoint(JWKS)
-                .oidcUserInfoEndpoint(USERINFO)
-                .tokenRevocationEndpoint(REVOKE)
-                .tokenIntrospectionEndpoint(INTROSPECT)
-                .deviceAuthorizationEndpoint(DEVICE)
-                .deviceVerificationEndpoint(DeviceAuthorizationResponses.VERIFICATION_PATH)
+                .authorizationEndpoint(Endpoints.AUTHORIZE)
+                .tokenEndpoint(Endpoints.TOKEN)
+                .jwkSetEndpoint(Endpoints.JWKS)
+                .oidcUserInfoEndpoint(Endpoints.USERINFO)
+                .tokenRevocationEndpoint(Endpoints.REVOKE)
+                .tokenIntrospectionEndpoint(Endpoints.INTROSPECT)
+                .deviceAuthorizationEndpoint(Endpoints.DEVICE)
+                .deviceVerificationEndpoint(Endpoints.ACTIVATION)
                 .build();
     }
 

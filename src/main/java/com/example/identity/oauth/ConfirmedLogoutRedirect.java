@@ -9,6 +9,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.web.authentication.logout.LogoutSuccessHandler;
 import org.springframework.stereotype.Component;
 
+import com.example.identity.Endpoints;
 import com.example.identity.client.ClientLogoutUris;
 
 /**
@@ -23,7 +24,6 @@ import com.example.identity.client.ClientLogoutUris;
 @Component
 public class ConfirmedLogoutRedirect implements LogoutSuccessHandler {
 
-    static final String LOGGED_OUT = "/login/?logout";
 
     private final ClientLogoutUris logoutUris;
 
@@ -40,6 +40,6 @@ public class ConfirmedLogoutRedirect implements LogoutSuccessHandler {
             response.sendRedirect(LogoutEndpoint.withState(postLogout, LogoutEndpoint.parameter(request, "state")));
             return;
         }
-        response.sendRedirect(request.getContextPath() + LOGGED_OUT);
+        response.sendRedirect(request.getContextPath() + Endpoints.LOGGED_OUT);
     }
 }

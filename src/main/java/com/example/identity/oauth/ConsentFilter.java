@@ -20,6 +20,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UriUtils;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.consent.ConsentDecisions;
@@ -41,7 +42,6 @@ import com.example.identity.consent.Consents;
  */
 final class ConsentFilter extends OncePerRequestFilter {
 
-    static final String CONSENT_PAGE = "/oauth/consent";
 
     private final RequestMatcher endpoint;
     private final RegisteredClientRepository clients;
@@ -95,7 +95,7 @@ final class ConsentFilter extends OncePerRequestFilter {
             errors.onAuthenticationFailure(request, response, AuthorizeError.CONSENT_REQUIRED.exception());
             return;
         }
-        response.sendRedirect(request.getContextPath() + CONSENT_PAGE + "?request="
+        response.sendRedirect(request.getContextPath() + Endpoints.CONSENT + "?request="
                 + UriUtils.encode(back, StandardCharsets.UTF_8));
     }
 

@@ -26,6 +26,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.LoginFactors;
@@ -168,7 +169,7 @@ class DatabaseAuthorizationService implements OAuth2AuthorizationService {
             extra.put(PkceParameterNames.CODE_CHALLENGE_METHOD, record.codeChallengeMethod());
         }
         OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
-                .authorizationUri(AuthorizationServerConfig.AUTHORIZE)
+                .authorizationUri(Endpoints.AUTHORIZE)
                 .clientId(record.clientId())
                 .redirectUri(record.redirectUri())
                 .scopes(record.scopes())

@@ -16,6 +16,8 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.web.authentication.AuthenticationConverter;
 import org.springframework.util.MultiValueMap;
 
+import com.example.identity.Endpoints;
+
 /**
  * The parameters of {@code POST /oauth/device.php} (RFC 8628 §3.1) once the client has authenticated: an
  * optional {@code scope}, once, from the form body. Refusals in the RFCs' shape with a Spanish description
@@ -33,7 +35,7 @@ final class DeviceAuthorizationRequests implements AuthenticationConverter {
         Set<String> scopes = scope == null || scope.get(0).isBlank() ? Set.of()
                 : new LinkedHashSet<>(Arrays.asList(scope.get(0).trim().split(" +")));
         Authentication client = SecurityContextHolder.getContext().getAuthentication();
-        return new OAuth2DeviceAuthorizationRequestAuthenticationToken(client, AuthorizationServerConfig.DEVICE, scopes,
+        return new OAuth2DeviceAuthorizationRequestAuthenticationToken(client, Endpoints.DEVICE, scopes,
                 Map.of());
     }
 }

@@ -12,6 +12,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.web.authentication.AuthenticationSuccessHandler;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.device.UserCodes;
 
 /**
@@ -23,7 +24,6 @@ import com.example.identity.device.UserCodes;
  */
 final class DeviceAuthorizationResponses implements AuthenticationSuccessHandler {
 
-    static final String VERIFICATION_PATH = "/activar";
 
     private final TokenResponses responses;
     private final String issuer;
@@ -38,7 +38,7 @@ final class DeviceAuthorizationResponses implements AuthenticationSuccessHandler
             Authentication authentication) throws IOException {
         var started = (DeviceAuthorizationStart.DeviceStarted) authentication;
         String userCode = UserCodes.display(started.getUserCode().getTokenValue());
-        String verificationUri = issuer + VERIFICATION_PATH;
+        String verificationUri = issuer + Endpoints.ACTIVATION;
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("device_code", started.getDeviceCode().getTokenValue());
         body.put("user_code", userCode);

@@ -6,6 +6,8 @@ import java.util.function.Consumer;
 
 import org.springframework.security.oauth2.server.authorization.oidc.OidcProviderConfiguration;
 
+import com.example.identity.Endpoints;
+
 /**
  * {@code /.well-known/openid-configuration} says exactly what this server does, nothing more (decisions §12):
  * the authorization, token, UserInfo, revocation, introspection, device authorization and end-session
@@ -41,15 +43,15 @@ class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
                     "id_token_signing_alg_values_supported", List.of("RS256")));
             // "none": native and device applications are public clients (decisions §16)
             claims.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post", "none"));
-            claims.put("device_authorization_endpoint", issuer + AuthorizationServerConfig.DEVICE);
+            claims.put("device_authorization_endpoint", issuer + Endpoints.DEVICE);
             claims.put("code_challenge_methods_supported", List.of("S256"));
             // RP-initiated logout (LogoutEndpoint), at the issuer like the other endpoints
-            claims.put("end_session_endpoint", issuer + LogoutEndpoint.PATH);
-            claims.put("userinfo_endpoint", issuer + AuthorizationServerConfig.USERINFO);
-            claims.put("revocation_endpoint", issuer + AuthorizationServerConfig.REVOKE);
+            claims.put("end_session_endpoint", issuer + Endpoints.LOGOUT);
+            claims.put("userinfo_endpoint", issuer + Endpoints.USERINFO);
+            claims.put("revocation_endpoint", issuer + Endpoints.REVOKE);
             claims.put("revocation_endpoint_auth_methods_supported",
                     List.of("client_secret_basic", "client_secret_post", "none"));
-            claims.put("introspection_endpoint", issuer + AuthorizationServerConfig.INTROSPECT);
+            claims.put("introspection_endpoint", issuer + Endpoints.INTROSPECT);
             claims.put("introspection_endpoint_auth_methods_supported",
                     List.of("client_secret_basic", "client_secret_post"));
             claims.put("claims_supported",

@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.web.PagePolicy;
@@ -50,7 +51,6 @@ import com.example.identity.web.PagePolicy;
 @Controller
 class LogoutEndpoint {
 
-    static final String PATH = "/oauth/logout.php";
     private static final int MAX_PARAMETER = 4096;
     private static final List<String> PARAMETERS = List.of("id_token_hint", "post_logout_redirect_uri", "state", "client_id");
 
@@ -62,7 +62,7 @@ class LogoutEndpoint {
         this.logoutUris = logoutUris;
     }
 
-    @RequestMapping(path = PATH, method = { RequestMethod.GET, RequestMethod.POST })
+    @RequestMapping(path = Endpoints.LOGOUT, method = { RequestMethod.GET, RequestMethod.POST })
     @Nullable String logout(HttpServletRequest request, HttpServletResponse response, Model model) throws IOException {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
         AccountPrincipal user = authentication != null && authentication.getPrincipal() instanceof AccountPrincipal a
@@ -70,7 +70,7 @@ class LogoutEndpoint {
         // the layout's header shows who is logged in (web/CurrentUserAdvice covers the page packages only)
         model.addAttribute("currentUser", user);
         if (user == null && "POST".equals(request.getMethod())) {
-            var again = UriComponentsBuilder.fromPath(request.getContextPath() + PATH);
+            var again = UriComponentsBuilder.fromPath(request.getContextPath() + Endpoints.LOGOUT);
             Map<String, String> values = new HashMap<>();
             for (String name : PARAMETERS) {
                 String value = parameter(request, name);

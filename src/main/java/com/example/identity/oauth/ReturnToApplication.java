@@ -11,6 +11,7 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.web.PagePolicy;
@@ -30,12 +31,11 @@ import com.example.identity.web.PagePolicy;
 public record ReturnToApplication(String url, RegisteredClient client, String redirectUri,
         MultiValueMap<String, String> query) {
 
-    private static final String AUTHORIZE = AuthorizationServerConfig.AUTHORIZE;
 
     /** The checked authorization request behind {@code url}, or null when it is not one. */
     public static @Nullable ReturnToApplication of(@Nullable String url, RegisteredClientRepository clients) {
         // a local path (no control character, space or backslash: pages redirect to it)
-        if (!LocalRedirect.isLocalPath(url) || !url.startsWith(AUTHORIZE + "?")) {
+        if (!LocalRedirect.isLocalPath(url) || !url.startsWith(Endpoints.AUTHORIZE + "?")) {
             return null;
         }
         MultiValueMap<String, String> query = UriComponentsBuilder.fromUriString(url).build().getQueryParams();

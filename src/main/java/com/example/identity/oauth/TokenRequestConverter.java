@@ -21,6 +21,7 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
 
+import com.example.identity.Endpoints;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 
 /**
@@ -70,7 +71,7 @@ class TokenRequestConverter {
             "code_verifier");
 
     Authentication convert(HttpServletRequest request) {
-        if (!AuthorizationServerConfig.TOKEN.equals(request.getRequestURI())) {
+        if (!Endpoints.TOKEN.equals(request.getRequestURI())) {
             return convertStandard(request);
         }
         MultiValueMap<String, String> form = formParameters(request);
@@ -195,8 +196,8 @@ class TokenRequestConverter {
             method = ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
         }
         else if ((formSecret == null || formSecret.isEmpty())
-                && (AuthorizationServerConfig.REVOKE.equals(request.getRequestURI())
-                        || AuthorizationServerConfig.DEVICE.equals(request.getRequestURI()))
+                && (Endpoints.REVOKE.equals(request.getRequestURI())
+                        || Endpoints.DEVICE.equals(request.getRequestURI()))
                 && isPublicClient(formClientId)) {
             // a native or device application revokes its own tokens, and a device one starts the device flow,
             // with its client_id alone (RFC 7009 §2.1, RFC 8628 §3.1, decisions §16); neither may introspect

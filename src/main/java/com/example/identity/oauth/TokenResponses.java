@@ -21,6 +21,7 @@ import org.springframework.security.web.authentication.AuthenticationSuccessHand
 
 import tools.jackson.databind.json.JsonMapper;
 
+import com.example.identity.Endpoints;
 import com.example.identity.common.JsonContent;
 
 /**
@@ -91,8 +92,8 @@ class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFail
     /** {@code /oauth/revoke.php}, {@code /oauth/introspect.php}, {@code /oauth/device.php}: every answer in the RFCs' shape. */
     private static boolean isStandardEndpoint(HttpServletRequest request) {
         String path = request.getRequestURI();
-        return AuthorizationServerConfig.REVOKE.equals(path) || AuthorizationServerConfig.INTROSPECT.equals(path)
-                || AuthorizationServerConfig.DEVICE.equals(path);
+        return Endpoints.REVOKE.equals(path) || Endpoints.INTROSPECT.equals(path)
+                || Endpoints.DEVICE.equals(path);
     }
 
     /** A client check of the legacy table, at an endpoint that speaks the RFCs (decisions §12). */

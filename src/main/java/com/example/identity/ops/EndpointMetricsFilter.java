@@ -15,6 +15,8 @@ import io.micrometer.core.instrument.Timer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import com.example.identity.Endpoints;
+
 /**
  * Counts the requests of the token and userinfo endpoints by outcome, from the answer's status, outside
  * every other filter (so rate limits and outages count too):
@@ -28,8 +30,7 @@ class EndpointMetricsFilter extends OncePerRequestFilter {
     static final String TOKEN_REQUESTS = "identity.token.requests";
     static final String USERINFO_REQUESTS = "identity.userinfo.requests";
     static final String CODE_EXCHANGE = "identity.code.exchange";
-    static final String TOKEN_PATH = "/oauth/token.php";
-    static final String[] USERINFO_PATHS = { "/api/userinfo.php", "/oauth/userinfo.php" };
+    static final String[] USERINFO_PATHS = { Endpoints.API_USERINFO, Endpoints.USERINFO };
 
     /** grant_type values, bounded: the parameter is the client's to choose. */
     static final String[] GRANT_TYPES = { "authorization_code", "refresh_token", "other", "none" };
@@ -70,7 +71,7 @@ class EndpointMetricsFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String path = request.getRequestURI();
         int userinfo = path.equals(USERINFO_PATHS[0]) ? 0 : path.equals(USERINFO_PATHS[1]) ? 1 : -1;
-        boolean token = userinfo < 0 && path.equals(TOKEN_PATH);
+        boolean token = userinfo < 0 && path.equals(Endpoints.TOKEN);
         if (userinfo < 0 && !token) {
             chain.doFilter(request, response);
             return;

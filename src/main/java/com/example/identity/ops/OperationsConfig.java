@@ -9,6 +9,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 
+import com.example.identity.Endpoints;
+
 /**
  * Operations: business metrics, the database-outage answers, and the watches they need. The servlet
  * filters run right after {@code web/RequestId} and before Spring Security: the metrics filter outermost
@@ -47,8 +49,8 @@ class OperationsConfig {
     @Bean
     FilterRegistrationBean<EndpointMetricsFilter> endpointMetricsFilter(MeterRegistry registry) {
         var registration = new FilterRegistrationBean<>(new EndpointMetricsFilter(registry));
-        registration.addUrlPatterns(EndpointMetricsFilter.TOKEN_PATH);
-        registration.addUrlPatterns(EndpointMetricsFilter.USERINFO_PATHS);
+        registration.addUrlPatterns(Endpoints.TOKEN);
+        registration.addUrlPatterns(Endpoints.API_USERINFO, Endpoints.USERINFO);
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }

@@ -7,6 +7,7 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 
+import com.example.identity.Endpoints;
 import com.example.identity.web.RestrictiveHeaders;
 
 /**
@@ -20,14 +21,12 @@ import com.example.identity.web.RestrictiveHeaders;
 @Configuration(proxyBeanMethods = false)
 class OperationsSecurityConfig {
 
-    static final String LIVEZ = "/livez";
-    static final String READYZ = "/readyz";
 
     @Bean
-    @Order(1)
+    @Order(Endpoints.OPERATIONS_CHAIN)
     SecurityFilterChain operationsSecurityFilterChain(HttpSecurity http) throws Exception {
         http
-            .securityMatcher(LIVEZ, READYZ, "/actuator", "/actuator/**")
+            .securityMatcher(Endpoints.LIVEZ, Endpoints.READYZ, Endpoints.ACTUATOR, Endpoints.ACTUATOR_ALL)
             .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
             .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
             .securityContext(context -> context.requireExplicitSave(true))

@@ -13,6 +13,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.account.SecondFactorAdded;
@@ -28,8 +29,6 @@ import com.example.identity.account.SecondFactorAdded;
  */
 public final class PasskeyRegistration extends OncePerRequestFilter {
 
-    static final String OPTIONS = "/webauthn/register/options";
-    static final String REGISTER = "/webauthn/register";
     static final String NOT_RECENT = "{\"error\":\"Confirma tu contraseña para añadir una llave de acceso.\"}";
 
     private final RecentLogin recentLogin;
@@ -49,7 +48,7 @@ public final class PasskeyRegistration extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String path = path(request);
-        return !"POST".equals(request.getMethod()) || !(OPTIONS.equals(path) || REGISTER.equals(path));
+        return !"POST".equals(request.getMethod()) || !(Endpoints.PASSKEY_REGISTER_OPTIONS.equals(path) || Endpoints.PASSKEY_REGISTER.equals(path));
     }
 
     @Override
@@ -68,7 +67,7 @@ public final class PasskeyRegistration extends OncePerRequestFilter {
             response.getWriter().write(NOT_RECENT);
             return;
         }
-        if (!REGISTER.equals(path(request))) {
+        if (!Endpoints.PASSKEY_REGISTER.equals(path(request))) {
             chain.doFilter(request, response);
             return;
         }

@@ -45,7 +45,6 @@ public class PasswordRecovery implements DisposableBean, Purge {
     public static final Duration LIFETIME = Duration.ofMinutes(30);
     /** Links sent to one account per hour, whoever asks: a mailbox is not flooded from the outside. */
     static final int PER_ACCOUNT_PER_HOUR = 3;
-    static final String RESET_PATH = "/login/restablecer";
 
     private final PasswordResetRepository resets;
     private final AccountService accounts;

@@ -13,6 +13,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
+import com.example.identity.Endpoints;
 import com.example.identity.abuse.ClientAddress;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountService;
@@ -28,8 +29,6 @@ import com.example.identity.account.AccountService;
 @Controller
 class PasswordRecoveryController {
 
-    static final String REQUEST_PATH = "/login/recuperar";
-    static final String RESET_PATH = PasswordRecovery.RESET_PATH;
     static final String SENT = "Si hay una cuenta con esa dirección, te hemos enviado un correo con un enlace para "
             + "elegir una nueva contraseña. El enlace sirve durante 30 minutos y una sola vez.";
 
@@ -41,13 +40,13 @@ class PasswordRecoveryController {
         this.limits = limits;
     }
 
-    @GetMapping(REQUEST_PATH)
+    @GetMapping(Endpoints.RECOVERY_REQUEST)
     String requestForm(HttpServletResponse response) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         return "login/recover";
     }
 
-    @PostMapping(REQUEST_PATH)
+    @PostMapping(Endpoints.RECOVERY_REQUEST)
     String request(@RequestParam(required = false) String correo, HttpServletRequest request,
             HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
@@ -73,7 +72,7 @@ class PasswordRecoveryController {
         return "login/recover";
     }
 
-    @GetMapping(RESET_PATH)
+    @GetMapping(Endpoints.RECOVERY_RESET)
     String resetForm(@RequestParam(required = false) String token, HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         if (!recovery.isUsable(token)) {
@@ -83,7 +82,7 @@ class PasswordRecoveryController {
         return "login/reset";
     }
 
-    @PostMapping(RESET_PATH)
+    @PostMapping(Endpoints.RECOVERY_RESET)
     String reset(@RequestParam(required = false) String token, @RequestParam(required = false) String nueva,
             @RequestParam(required = false) String repetida, HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");

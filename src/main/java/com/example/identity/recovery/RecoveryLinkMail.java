@@ -4,6 +4,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.util.HtmlUtils;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.UserAccount;
 import com.example.identity.mail.Mailer;
@@ -22,7 +23,7 @@ class RecoveryLinkMail {
 
     /** Sends {@code user} the link that resets the password with {@code token}. */
     void send(UserAccount user, String token) {
-        String link = UriComponentsBuilder.fromUriString(issuer + PasswordRecovery.RESET_PATH).queryParam("token", token)
+        String link = UriComponentsBuilder.fromUriString(issuer + Endpoints.RECOVERY_RESET).queryParam("token", token)
                 .build().toUriString();
         mailer.send(user.getCorreo(), "Restablece tu contraseña", text(user, link), html(user, link));
     }

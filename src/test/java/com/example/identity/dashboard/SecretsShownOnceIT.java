@@ -14,6 +14,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.support.IntegrationTest;
@@ -83,14 +84,14 @@ class SecretsShownOnceIT {
     @Test
     void aNewTokenIsInTheAnswerOnlyNeverInTheSession() {
         var web = loggedIn(Role.DEVELOPER_API);
-        String csrf = web.csrfFrom(DeveloperDashboardController.PAGE);
+        String csrf = web.csrfFrom(Endpoints.DEVELOPER_DASHBOARD);
         String token = shownIn(web.postForm("/dashboard/tokens/create",
                 Map.of("name", "Juego", "scope", "perfil", "_csrf", csrf)), TOKEN);
         assertThat(web.postForm("/dashboard/tokens/create", Map.of("name", "Juego", "_csrf", csrf)).body())
                 .contains("data-shown-once=\"/dashboard/developer.php#tokens\"");
 
         assertNoSessionHolds(token);
-        assertThat(web.get(DeveloperDashboardController.PAGE).body()).doesNotContain(token).doesNotContain("new-token");
+        assertThat(web.get(Endpoints.DEVELOPER_DASHBOARD).body()).doesNotContain(token).doesNotContain("new-token");
         assertThat(new WebClient(port).get("/api/userinfo.php", "Authorization", "Bearer " + token).statusCode())
                 .isEqualTo(200);
     }
@@ -98,7 +99,7 @@ class SecretsShownOnceIT {
     @Test
     void anApplicationsSecretAtRegistrationAndRotationIsInTheAnswerOnly() {
         var web = loggedIn(Role.DEVELOPER_API);
-        String csrf = web.csrfFrom(DeveloperDashboardController.PAGE);
+        String csrf = web.csrfFrom(Endpoints.DEVELOPER_DASHBOARD);
         var registered = web.postForm("/dashboard/clients/create",
                 Map.of("name", "Sitio", "redirect_uri", "https://sitio.example/cb", "_csrf", csrf));
         String secret = shownIn(registered, CLIENT_SECRET);
@@ -110,7 +111,7 @@ class SecretsShownOnceIT {
                 Map.of("client_id", id.group(1), "_csrf", csrf)), CLIENT_SECRET);
         assertThat(rotated).isNotEqualTo(secret);
         assertNoSessionHolds(rotated);
-        assertThat(web.get(DeveloperDashboardController.PAGE).body()).doesNotContain(rotated).doesNotContain(secret);
+        assertThat(web.get(Endpoints.DEVELOPER_DASHBOARD).body()).doesNotContain(rotated).doesNotContain(secret);
 
         // a refused registration still redirects back with the field's error (no secret there)
         var refused = web.postForm("/dashboard/clients/create",
@@ -121,7 +122,7 @@ class SecretsShownOnceIT {
     @Test
     void theRegistrationFormTakesLogoutAddressesOnePerLine() {
         var web = loggedIn(Role.DEVELOPER_API);
-        String csrf = web.csrfFrom(DeveloperDashboardController.PAGE);
+        String csrf = web.csrfFrom(Endpoints.DEVELOPER_DASHBOARD);
         var registered = web.postForm("/dashboard/clients/create", Map.of("name", "Con salida",
                 "redirect_uri", "https://sitio.example/cb",
                 "post_logout_redirect_uris", "https://sitio.example/adios\r\n\r\n  https://sitio.example/bye  \n", "_csrf", csrf));
@@ -130,21 +131,21 @@ class SecretsShownOnceIT {
         assertThat(jdbc.queryForList("select uri from oauth_client_logout_uris where client_id = ? order by uri",
                 String.class, id.group(1))).containsExactly("https://sitio.example/adios", "https://sitio.example/bye");
         // and the applications table shows them, one per line
-        assertThat(web.get(DeveloperDashboardController.PAGE).body()).contains("<td class=\"client-logout-uris\">"
+        assertThat(web.get(Endpoints.DEVELOPER_DASHBOARD).body()).contains("<td class=\"client-logout-uris\">"
                 + "<code>https://sitio.example/adios</code><br><code>https://sitio.example/bye</code></td>");
 
         var refused = web.postForm("/dashboard/clients/create", Map.of("name", "Con salida",
                 "redirect_uri", "https://sitio.example/cb", "post_logout_redirect_uris", "ftp://sitio.example/bye",
                 "_csrf", csrf));
         assertThat(WebClient.location(refused)).isEqualTo("/dashboard/developer.php#clients");
-        assertThat(web.get(DeveloperDashboardController.PAGE).body())
+        assertThat(web.get(Endpoints.DEVELOPER_DASHBOARD).body())
                 .contains("post_logout_redirect_uri inválido: usa https").contains("ftp://sitio.example/bye");
     }
 
     @Test
     void onlyAWebApplicationHasASecretToRotateAndARefusedFormKeepsItsType() {
         var web = loggedIn(Role.DEVELOPER_API);
-        String csrf = web.csrfFrom(DeveloperDashboardController.PAGE);
+        String csrf = web.csrfFrom(Endpoints.DEVELOPER_DASHBOARD);
         var launcher = CLIENT_ID.matcher(web.postForm("/dashboard/clients/create", Map.of("name", "Lanzador",
                 "type", "nativa", "redirect_uri", "http://127.0.0.1/cb", "_csrf", csrf)).body());
         assertThat(launcher.find()).isTrue();
@@ -155,7 +156,7 @@ class SecretsShownOnceIT {
                 "redirect_uri", "https://sitio.example/cb", "_csrf", csrf)).body());
         assertThat(site.find()).isTrue();
 
-        String page = web.get(DeveloperDashboardController.PAGE).body();
+        String page = web.get(Endpoints.DEVELOPER_DASHBOARD).body();
         assertThat(rowOf(page, launcher.group(1))).doesNotContain("Rotar secreto").contains("Cómo conectar");
         assertThat(rowOf(page, console.group(1))).doesNotContain("Rotar secreto").contains("Cómo conectar");
         assertThat(rowOf(page, site.group(1))).contains("Rotar secreto");
@@ -166,7 +167,7 @@ class SecretsShownOnceIT {
         // a console's registration refused (no name): the form comes back with dispositivo still chosen
         var refused = web.postForm("/dashboard/clients/create", Map.of("name", "", "type", "dispositivo", "_csrf", csrf));
         assertThat(WebClient.location(refused)).isEqualTo("/dashboard/developer.php#clients");
-        String again = web.get(DeveloperDashboardController.PAGE).body();
+        String again = web.get(Endpoints.DEVELOPER_DASHBOARD).body();
         assertThat(again).contains("<option value=\"dispositivo\" selected=\"selected\">")
                 .contains("<option value=\"web\">").contains("<option value=\"nativa\">");
     }
@@ -181,7 +182,7 @@ class SecretsShownOnceIT {
     @Test
     void aOneTimePasswordMadeByAnAdminIsInTheAnswerOnly() {
         var admin = loggedIn(Role.ADMIN);
-        String csrf = admin.csrfFrom(AdminController.PAGE);
+        String csrf = admin.csrfFrom(Endpoints.ADMIN_DASHBOARD);
         String email = "nuevo-" + UUID.randomUUID() + "@example.com";
         String created = shownIn(admin.postForm("/dashboard/admin/users/create",
                 Map.of("primer_nombre", "Nuevo", "correo", email, "rol", "user", "_csrf", csrf)), TEMPORARY);
@@ -194,6 +195,6 @@ class SecretsShownOnceIT {
                 .contains("data-shown-once=\"/dashboard/admin.php#users\"");
         assertThat(again).isNotEqualTo(created);
         assertNoSessionHolds(again);
-        assertThat(admin.get(AdminController.PAGE).body()).doesNotContain(again).doesNotContain("temporary-password\"");
+        assertThat(admin.get(Endpoints.ADMIN_DASHBOARD).body()).doesNotContain(again).doesNotContain("temporary-password\"");
     }
 }

@@ -10,6 +10,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.support.WebClient;
@@ -35,7 +36,7 @@ class LogoutEndpointIT extends OAuthTestBase {
     }
 
     private static String logoutUrl(Map<String, String> parameters) {
-        return LogoutEndpoint.PATH + "?" + WebClient.encode(parameters);
+        return Endpoints.LOGOUT + "?" + WebClient.encode(parameters);
     }
 
     private static boolean sessionAlive(WebClient web) {
@@ -218,11 +219,11 @@ class LogoutEndpointIT extends OAuthTestBase {
 
     @Test
     void aCrossSitePostIsRepeatedAsAGetThatCarriesTheCookie() {
-        var response = new WebClient(ISSUER).postForm(LogoutEndpoint.PATH,
+        var response = new WebClient(ISSUER).postForm(Endpoints.LOGOUT,
                 Map.of("id_token_hint", "h.i.nt", "state", "x y", "post_logout_redirect_uri", BYE));
 
         assertThat(response.statusCode()).isEqualTo(303);
-        assertThat(WebClient.location(response)).startsWith(LogoutEndpoint.PATH + "?")
+        assertThat(WebClient.location(response)).startsWith(Endpoints.LOGOUT + "?")
                 .contains("id_token_hint=h.i.nt").contains("state=x%20y")
                 .contains("post_logout_redirect_uri=https%3A%2F%2Frp.example%2Fbye");
     }

@@ -1,0 +1,143 @@
+package com.example.identity;
+
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+
+/**
+ * Every path this service answers on, every request matcher built from them and the order of the five
+ * security filter chains, in one place, read by all: a class that needs a path, even its own, takes it from
+ * here (the strings are the contract of {@code ../shared/spec}: change none of them).
+ */
+public final class Endpoints {
+
+    private Endpoints() {
+    }
+
+    // ----- OAuth 2.0 and OpenID Connect: the authorization server chain (oauth/) -----
+
+    /** The authorization endpoint (Spring Authorization Server), by GET or POST. */
+    public static final String AUTHORIZE = "/oauth/authorize.php";
+    /** The token endpoint: every grant. */
+    public static final String TOKEN = "/oauth/token.php";
+    /** The public key set. */
+    public static final String JWKS = "/oauth/jwks.json";
+    /** OpenID Connect's discovery document. */
+    public static final String DISCOVERY = "/.well-known/openid-configuration";
+    /** OpenID Connect's UserInfo endpoint (the server's; the games' own is {@link #API_USERINFO}). */
+    public static final String USERINFO = "/oauth/userinfo.php";
+    /** Revocation (RFC 7009). */
+    public static final String REVOKE = "/oauth/revoke.php";
+    /** Introspection (RFC 7662). */
+    public static final String INTROSPECT = "/oauth/introspect.php";
+    /** The device authorization endpoint (RFC 8628 §3.1). */
+    public static final String DEVICE = "/oauth/device.php";
+    /** RP-initiated logout (oauth/LogoutEndpoint), a page of the web chain. */
+    public static final String LOGOUT = "/oauth/logout.php";
+    /** The consent page in front of the authorization endpoint (consent/ConsentController), web chain. */
+    public static final String CONSENT = "/oauth/consent";
+    /** The device flow's user step, the verification URI (device/ActivationController), web chain. */
+    public static final String ACTIVATION = "/activar";
+
+    // ----- API routes: the two API chains (api/) -----
+
+    /** The games' hot path: bearer token only, its own chain. */
+    public static final String API_USERINFO = "/api/userinfo.php";
+    /** Token creation: a developer's session. */
+    public static final String API_CREATE_TOKEN = "/api/tokens/create.php";
+    /** Every API route, the second API chain's matcher. */
+    public static final String API_ALL = "/api/**";
+    /** The management routes of tokens (decisions §11), bearer tokens of scope {@code gestion}. */
+    public static final String API_TOKENS_ALL = "/api/tokens/**";
+    /** The management routes of applications (decisions §11), bearer tokens of scope {@code gestion}. */
+    public static final String API_CLIENTS_ALL = "/api/clients/**";
+
+    // ----- Pages: the web chain (session, CSRF, Thymeleaf) -----
+
+    public static final String HOME = "/";
+    public static final String ERROR = "/error";
+    public static final String CSS_ALL = "/css/**";
+    public static final String JS_ALL = "/js/**";
+    public static final String FAVICON = "/favicon.ico";
+    /** The login page, where the form posts too. */
+    public static final String LOGIN = "/login/";
+    /** The login page after a logout. */
+    public static final String LOGGED_OUT = "/login/?logout";
+    /** The web chain's logout (POST). */
+    public static final String SIGN_OUT = "/logout";
+    /** The login's second step (mfa/SecondStepController). */
+    public static final String SECOND_STEP = "/login/segundo-paso";
+    /** The second step for an account that must enrol first. */
+    public static final String SECOND_STEP_ENROL = "/login/segundo-paso/alta";
+    /** Password recovery: the request of a link (recovery/). */
+    public static final String RECOVERY_REQUEST = "/login/recuperar";
+    /** Password recovery: the link's page. */
+    public static final String RECOVERY_RESET = "/login/restablecer";
+    /** The person's own pages (account/, mfa/, consent/). */
+    public static final String ACCOUNT = "/cuenta/";
+    public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";
+    public static final String ACCOUNT_TOTP = "/cuenta/seguridad/totp";
+    public static final String ACCOUNT_PASSWORD = "/cuenta/contrasena";
+    /** The new address's confirmation link, opened on any device. */
+    public static final String ACCOUNT_EMAIL_CONFIRM = "/cuenta/correo/confirmar";
+    public static final String ACCOUNT_APPLICATIONS = "/cuenta/aplicaciones";
+    /** The dashboards (dashboard/). */
+    public static final String DEVELOPER_DASHBOARD = "/dashboard/developer.php";
+    public static final String ADMIN_DASHBOARD = "/dashboard/admin.php";
+    public static final String ADMIN_ALL = "/dashboard/admin/**";
+    public static final String DASHBOARD_ALL = "/dashboard/**";
+    /** Spring Security's passkey registration endpoints (passkey/PasskeyRegistration guards them). */
+    public static final String PASSKEY_REGISTER_OPTIONS = "/webauthn/register/options";
+    public static final String PASSKEY_REGISTER = "/webauthn/register";
+
+    // ----- Probes and the actuator: the operations chain (ops/) -----
+
+    public static final String LIVEZ = "/livez";
+    public static final String READYZ = "/readyz";
+    public static final String ACTUATOR = "/actuator";
+    public static final String ACTUATOR_ALL = "/actuator/**";
+
+    // ----- The order of the security filter chains: the first that matches serves the request -----
+
+    /** The authorization server's endpoints ({@link #AUTHORIZATION_SERVER}). */
+    public static final int AUTHORIZATION_SERVER_CHAIN = Ordered.HIGHEST_PRECEDENCE;
+    /** The probes and the actuator. */
+    public static final int OPERATIONS_CHAIN = 1;
+    /** {@link #API_USERINFO} alone. */
+    public static final int API_USERINFO_CHAIN = 2;
+    /** The rest of {@link #API_ALL}. */
+    public static final int API_CHAIN = 3;
+    /** Everything else: the pages. */
+    public static final int WEB_CHAIN = 4;
+
+    // ----- Request matchers of the authorization server chain -----
+
+    private static final PathPatternRequestMatcher.Builder PATH = PathPatternRequestMatcher.withDefaults();
+
+    public static final RequestMatcher TOKEN_ENDPOINT = PATH.matcher(TOKEN);
+    /** The authorization endpoint, by GET or POST (OIDC Core §3.1.2.1). */
+    public static final RequestMatcher AUTHORIZE_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, AUTHORIZE),
+            PATH.matcher(HttpMethod.POST, AUTHORIZE));
+    /** The two public JSON documents, the key set and the discovery document. */
+    public static final RequestMatcher PUBLIC_JSON = new OrRequestMatcher(PATH.matcher(JWKS), PATH.matcher(DISCOVERY));
+    /** OpenID Connect's UserInfo endpoint, by GET or POST (OIDC Core §5.3.1). */
+    public static final RequestMatcher USERINFO_ENDPOINT = new OrRequestMatcher(PATH.matcher(HttpMethod.GET, USERINFO),
+            PATH.matcher(HttpMethod.POST, USERINFO));
+    /** Revocation (RFC 7009) and introspection (RFC 7662), with client authentication, by POST. */
+    public static final RequestMatcher REVOKE_INTROSPECT = new OrRequestMatcher(PATH.matcher(HttpMethod.POST, REVOKE),
+            PATH.matcher(HttpMethod.POST, INTROSPECT));
+    /** The device authorization endpoint (RFC 8628 §3.1), by POST, where a console starts the device flow. */
+    public static final RequestMatcher DEVICE_ENDPOINT = PATH.matcher(HttpMethod.POST, DEVICE);
+    /** The endpoints where a client authenticates, and their address budget applies (abuse/RateLimitFilter). */
+    public static final RequestMatcher CLIENT_ENDPOINTS = new OrRequestMatcher(TOKEN_ENDPOINT, REVOKE_INTROSPECT,
+            DEVICE_ENDPOINT);
+    /** The endpoints that are called by programs with a token or credentials, never with a session. */
+    public static final RequestMatcher SESSIONLESS = new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON,
+            USERINFO_ENDPOINT, REVOKE_INTROSPECT, PATH.matcher(DEVICE));
+    /** Everything the authorization server chain serves, by any method (its security matcher). */
+    public static final RequestMatcher AUTHORIZATION_SERVER = new OrRequestMatcher(PATH.matcher(AUTHORIZE),
+            TOKEN_ENDPOINT, PUBLIC_JSON, PATH.matcher(USERINFO), PATH.matcher(REVOKE), PATH.matcher(INTROSPECT),
+            PATH.matcher(DEVICE));
+}

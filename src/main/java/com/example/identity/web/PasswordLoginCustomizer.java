@@ -1,0 +1,54 @@
+package com.example.identity.web;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
+import org.springframework.stereotype.Component;
+
+import com.example.identity.Endpoints;
+import com.example.identity.abuse.LoginThrottle;
+import com.example.identity.abuse.LoginThrottleFilter;
+import com.example.identity.account.PasswordLogin;
+import com.example.identity.login.LoginFailureHandler;
+import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.mfa.SecondStep;
+
+/**
+ * The web chain's password login at {@code /login/}: the accounts and their Argon2id hashes
+ * ({@link PasswordLogin}), the form, its answers (the second step or the page asked for; the failure counted)
+ * and the login throttle in front of every password form ({@link LoginThrottleFilter}).
+ */
+@Component
+class PasswordLoginCustomizer {
+
+    private final LoginThrottle throttle;
+    private final ApplicationEventPublisher events;
+    private final UserDetailsService users;
+    private final PasswordEncoder passwordEncoder;
+    private final SecondStep secondStep;
+
+    PasswordLoginCustomizer(LoginThrottle throttle, ApplicationEventPublisher events, UserDetailsService users,
+            PasswordEncoder passwordEncoder, SecondStep secondStep) {
+        this.throttle = throttle;
+        this.events = events;
+        this.users = users;
+        this.passwordEncoder = passwordEncoder;
+        this.secondStep = secondStep;
+    }
+
+    void customize(HttpSecurity http) {
+        http
+            .authenticationManager(PasswordLogin.manager(users, passwordEncoder))
+            .formLogin(form -> form
+                .loginPage(Endpoints.LOGIN)
+                .loginProcessingUrl(Endpoints.LOGIN)
+                .usernameParameter("username")
+                .passwordParameter("password")
+                .successHandler(new LoginSuccessHandler(throttle, events, secondStep))
+                .failureHandler(new LoginFailureHandler(throttle, events))
+                .permitAll())
+            .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class);
+    }
+}
