@@ -31,7 +31,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 
 /**
  * When a key signs and when it is published (decisions §7 and §13), the key made of a PEM, and a service
- * whose PEM location cannot be read. Rotation in the database is RotationRulesIT's and DiscoveryAndKeysIT's.
+ * whose PEM location cannot be read. Rotation in the database is cluster/TwoInstancesIT's.
  */
 class SigningKeysTest {
 
