@@ -26,7 +26,7 @@ import com.example.identity.mfa.RecentLogin;
 import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.SecondStep;
 import com.example.identity.passkey.Passkeys;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * The account pages of decisions §17 that are not elsewhere: {@code /cuenta/} (who you are here, your

@@ -15,7 +15,7 @@ import com.example.identity.audit.AuditEvent;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.mfa.SecondStep;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * After a successful login: 302 to {@code redirect} when it is a local path, else to the dashboard for
@@ -39,7 +39,7 @@ public class LoginSuccessHandler implements AuthenticationSuccessHandler {
     @Override
     public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
             Authentication authentication) throws IOException {
-        // what /cuenta/seguridad shows of this session (web/OpenSessions): small strings
+        // what /cuenta/seguridad shows of this session (session/OpenSessions): small strings
         String agent = request.getHeader("User-Agent");
         request.getSession().setAttribute(OpenSessions.AGENT, agent == null ? "" : agent.substring(0, Math.min(agent.length(), 300)));
         request.getSession().setAttribute(OpenSessions.ADDRESS, request.getRemoteAddr());

@@ -20,7 +20,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * The second factor at {@code /cuenta/seguridad} (decisions §17): set up TOTP (QR code drawn on the

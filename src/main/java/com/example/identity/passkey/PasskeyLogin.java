@@ -28,7 +28,7 @@ import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.login.LoginSuccessHandler;
 import com.example.identity.mfa.SecondStep;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * The answers of Spring Security's passkey login ({@code POST /login/webauthn}), replacing its own: its

@@ -58,7 +58,7 @@ class WebSecurityConfig {
             // A relying party's cross-site POST of a logout request carries no CSRF token: the endpoint ends a
             // session only with an id_token_hint of that user, and otherwise shows a page whose form does
             .csrf(csrf -> csrf.ignoringRequestMatchers(Endpoints.LOGOUT))
-            // Sessions live in the database (SessionConfig): an ended session is deleted there, so no
+            // Sessions live in the database (session/SessionConfig): an ended session is deleted there, so no
             // per-request registry check (ConcurrentSessionFilter) is needed to refuse it on any instance.
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers
