@@ -75,7 +75,7 @@ public final class Endpoints {
     public static final String RECOVERY_REQUEST = "/login/recuperar";
     /** Password recovery: the link's page. */
     public static final String RECOVERY_RESET = "/login/restablecer";
-    /** The person's own pages (account/, mfa/, consent/). */
+    /** The person's own pages (settings/). */
     public static final String ACCOUNT = "/cuenta/";
     public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";
     public static final String ACCOUNT_TOTP = "/cuenta/seguridad/totp";

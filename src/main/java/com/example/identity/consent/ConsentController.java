@@ -40,11 +40,11 @@ import com.example.identity.web.PagePolicy;
  * authorization endpoint would not redirect to.
  */
 @Controller
-class ConsentController {
+public class ConsentController {
 
     static final String VIEW = "oauth/consent";
     /** What each scope lets an application see, as the page says it. */
-    static final Map<String, String> SCOPES = scopes();
+    public static final Map<String, String> SCOPES = scopes();
 
     private final RegisteredClientRepository clients;
     private final AccountService accounts;

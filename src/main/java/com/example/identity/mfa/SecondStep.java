@@ -202,7 +202,7 @@ public class SecondStep {
     }
 
     /** A logged-in user proved a second factor just now (enrolment): the session's authentication gains it. */
-    void addFactor(HttpServletRequest request, HttpServletResponse response, Authentication current) {
+    public void addFactor(HttpServletRequest request, HttpServletResponse response, Authentication current) {
         List<GrantedAuthority> authorities = new ArrayList<>(current.getAuthorities());
         authorities.removeIf(a -> TOTP_AUTHORITY.equals(a.getAuthority()));
         authorities.add(FactorGrantedAuthority.withAuthority(TOTP_AUTHORITY).issuedAt(clock.instant()).build());

@@ -33,10 +33,10 @@ import com.example.identity.oauth.ReturnToApplication;
  * Without a login waiting in the session both pages send the browser to the login page.
  */
 @Controller
-class SecondStepController {
+public class SecondStepController {
 
-    static final String SECRET = "identity.mfa.enrolment-secret";
-    static final String ISSUER_NAME = "Identidad";
+    public static final String SECRET = "identity.mfa.enrolment-secret";
+    public static final String ISSUER_NAME = "Identidad";
     /** What the login page says to a throttled attempt (templates/login.html), said here too. */
     static final String THROTTLED = "Demasiados intentos. Espera un momento e inténtalo de nuevo más tarde.";
 

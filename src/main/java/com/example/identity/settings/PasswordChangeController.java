@@ -1,4 +1,4 @@
-package com.example.identity.account;
+package com.example.identity.settings;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package com.example.identity.mfa;
+package com.example.identity.settings;
 
 import java.util.List;
 
@@ -20,6 +20,9 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
+import com.example.identity.mfa.SecondFactors;
+import com.example.identity.mfa.SecondStep;
+import com.example.identity.mfa.SecondStepController;
 import com.example.identity.session.OpenSessions;
 
 /**
