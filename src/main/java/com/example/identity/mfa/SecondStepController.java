@@ -20,7 +20,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.signin.LoginSuccessHandler;
 import com.example.identity.oauth.ReturnToApplication;
 
 /**

@@ -29,7 +29,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.device.DeviceAuthorizations;
 import com.example.identity.keys.SigningKeys;
-import com.example.identity.login.LoginRedirectEntryPoint;
+import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.token.ApiTokenService;
 import com.example.identity.token.ApiTokenValidator;
 

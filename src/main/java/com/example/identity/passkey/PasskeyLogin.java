@@ -26,7 +26,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.LocalRedirect;
-import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.signin.LoginSuccessHandler;
 import com.example.identity.mfa.SecondStep;
 import com.example.identity.session.OpenSessions;
 

@@ -11,8 +11,8 @@ import com.example.identity.Endpoints;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordLogin;
-import com.example.identity.login.LoginFailureHandler;
-import com.example.identity.login.LoginSuccessHandler;
+import com.example.identity.signin.LoginFailureHandler;
+import com.example.identity.signin.LoginSuccessHandler;
 import com.example.identity.mfa.SecondStep;
 
 /**

@@ -11,7 +11,7 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
 import com.example.identity.Endpoints;
 import com.example.identity.account.PasswordChangeGate;
 import com.example.identity.account.Role;
-import com.example.identity.login.LoginRedirectEntryPoint;
+import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.oauth.ConfirmedLogoutRedirect;
 
 /**
