@@ -27,7 +27,7 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.signin.LoginSuccessHandler;
-import com.example.identity.mfa.SecondStep;
+import com.example.identity.signin.SecondStep;
 import com.example.identity.session.OpenSessions;
 
 /**
@@ -73,7 +73,7 @@ public final class PasskeyLogin implements AuthenticationSuccessHandler, Authent
             return;
         }
         List<GrantedAuthority> authorities = new ArrayList<>(passkey.getAuthorities());
-        // the second factor of a password login waiting in this session (mfa/SecondStep): both factors
+        // the second factor of a password login waiting in this session (signin/SecondStep): both factors
         authorities.addAll(SecondStep.passwordFactorOfPendingLogin(request, user.getUsername()));
         var authentication = UsernamePasswordAuthenticationToken.authenticated(user, null, authorities);
         var context = SecurityContextHolder.createEmptyContext();

@@ -27,7 +27,7 @@ import com.example.identity.account.EmailChanges;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.mfa.SecondFactors;
-import com.example.identity.mfa.SecondStep;
+import com.example.identity.signin.SecondStep;
 import com.example.identity.passkey.Passkeys;
 import com.example.identity.session.OpenSessions;
 

@@ -21,8 +21,8 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.mfa.SecondFactors;
-import com.example.identity.mfa.SecondStep;
-import com.example.identity.mfa.SecondStepController;
+import com.example.identity.signin.SecondStep;
+import com.example.identity.signin.SecondStepController;
 import com.example.identity.session.OpenSessions;
 
 /**

@@ -13,7 +13,7 @@ import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordLogin;
 import com.example.identity.signin.LoginFailureHandler;
 import com.example.identity.signin.LoginSuccessHandler;
-import com.example.identity.mfa.SecondStep;
+import com.example.identity.signin.SecondStep;
 
 /**
  * The web chain's password login at {@code /login/}: the accounts and their Argon2id hashes

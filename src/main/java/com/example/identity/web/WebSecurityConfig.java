@@ -35,7 +35,7 @@ class WebSecurityConfig {
                         Endpoints.ERROR).permitAll()
                 // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
                 .requestMatchers(Endpoints.RECOVERY_REQUEST, Endpoints.RECOVERY_RESET).permitAll()
-                // the login's second step (mfa/SecondStepController): the session is not logged in until it ends
+                // the login's second step (signin/SecondStepController): the session is not logged in until it ends
                 .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)
                 .requestMatchers(Endpoints.ACCOUNT_EMAIL_CONFIRM).permitAll()

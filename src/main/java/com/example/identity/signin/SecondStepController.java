@@ -1,4 +1,4 @@
-package com.example.identity.mfa;
+package com.example.identity.signin;
 
 import java.util.List;
 
@@ -20,6 +20,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.mfa.SecondFactors;
 import com.example.identity.signin.LoginSuccessHandler;
 import com.example.identity.signin.ReturnToApplication;
 

@@ -1,4 +1,4 @@
-package com.example.identity.mfa;
+package com.example.identity.signin;
 
 import java.io.Serial;
 import java.io.Serializable;
@@ -26,6 +26,8 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
+import com.example.identity.mfa.MfaSettings;
+import com.example.identity.mfa.SecondFactors;
 import com.example.identity.passkey.Passkeys;
 
 /**
