@@ -21,8 +21,6 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.mfa.SecondFactors;
-import com.example.identity.signin.LoginSuccessHandler;
-import com.example.identity.signin.ReturnToApplication;
 
 /**
  * The pages of the login's second step (decisions §17): {@code /login/segundo-paso} asks for a code of the

@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.mfa.RecentLogin;
-import com.example.identity.passkey.PasskeyLogin;
+import com.example.identity.signin.PasskeyLogin;
 import com.example.identity.passkey.PasskeyRegistration;
 import com.example.identity.passkey.Passkeys;
 

@@ -1,4 +1,4 @@
-package com.example.identity.passkey;
+package com.example.identity.signin;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,8 +26,6 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.LocalRedirect;
-import com.example.identity.signin.LoginSuccessHandler;
-import com.example.identity.signin.SecondStep;
 import com.example.identity.session.OpenSessions;
 
 /**
