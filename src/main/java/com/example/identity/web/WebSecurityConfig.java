@@ -9,7 +9,7 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
 import com.example.identity.Endpoints;
-import com.example.identity.account.PasswordChangeGate;
+import com.example.identity.signin.PasswordChangeGate;
 import com.example.identity.account.Role;
 import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.oauth.ConfirmedLogoutRedirect;
