@@ -9,10 +9,12 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
 import com.example.identity.Endpoints;
-import com.example.identity.signin.PasswordChangeGate;
 import com.example.identity.account.Role;
-import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.oauth.ConfirmedLogoutRedirect;
+import com.example.identity.signin.LoginRedirectEntryPoint;
+import com.example.identity.signin.PasskeyCustomizer;
+import com.example.identity.signin.PasswordChangeGate;
+import com.example.identity.signin.PasswordLoginCustomizer;
 
 /**
  * The last chain, matches everything the others do not: the pages people use in a browser
