@@ -67,7 +67,7 @@ public final class Endpoints {
     public static final String LOGGED_OUT = "/login/?logout";
     /** The web chain's logout (POST). */
     public static final String SIGN_OUT = "/logout";
-    /** The login's second step (mfa/SecondStepController). */
+    /** The login's second step (signin/SecondStepController). */
     public static final String SECOND_STEP = "/login/segundo-paso";
     /** The second step for an account that must enrol first. */
     public static final String SECOND_STEP_ENROL = "/login/segundo-paso/alta";
@@ -75,7 +75,7 @@ public final class Endpoints {
     public static final String RECOVERY_REQUEST = "/login/recuperar";
     /** Password recovery: the link's page. */
     public static final String RECOVERY_RESET = "/login/restablecer";
-    /** The person's own pages (account/, mfa/, consent/). */
+    /** The person's own pages (settings/). */
     public static final String ACCOUNT = "/cuenta/";
     public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";
     public static final String ACCOUNT_TOTP = "/cuenta/seguridad/totp";

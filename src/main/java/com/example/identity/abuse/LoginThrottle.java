@@ -51,7 +51,7 @@ import com.example.identity.common.CacheInvalidation;
  * of the account forms and keeps it as the request's {@link #attemptOf}; the failure and success handlers, and
  * the {@link PasswordCheckFailed} and {@link PasswordChanged} listeners here, settle it with
  * {@link #recordFailure(HttpServletRequest, String)} and {@link #recordSuccess(HttpServletRequest, String)}. A
- * page that checks a proof itself (mfa/SecondStepController) does it with try-with-resources:
+ * page that checks a proof itself (signin/SecondStepController) does it with try-with-resources:
  * <pre>{@code
  * try (LoginThrottle.Attempt attempt = throttle.tryAcquire(email, LoginThrottle.addressOf(request))) {
  *     if (attempt == null) { ... refused: "Demasiados intentos", 429 ... }
@@ -161,7 +161,7 @@ public class LoginThrottle {
     /**
      * {@link #tryAcquire(String, String)} for this request's address, kept as the request's attempt
      * ({@link #attemptOf}), so that a wrong password found by a service further down ({@link PasswordCheckFailed})
-     * settles this attempt instead of counting a second failure (mfa/SecondStepController's enrolment).
+     * settles this attempt instead of counting a second failure (signin/SecondStepController's enrolment).
      */
     public @Nullable Attempt tryAcquire(HttpServletRequest request, String username) {
         Attempt attempt = tryAcquire(username, addressOf(request));

@@ -24,7 +24,7 @@ import com.example.identity.common.LocalRedirect;
  * first is counted. A throttled attempt goes back to its page with {@code bloqueado} ("try later"), the same for
  * every e-mail address, and no password hashing is spent on it. A wrong password at any of them is a failed
  * login of that account from that address ({@code account/PasswordCheckFailed}), so they share one budget with
- * the login and with the second step's codes (mfa/SecondStepController, which takes its own attempt). An
+ * the login and with the second step's codes (signin/SecondStepController, which takes its own attempt). An
  * attempt that the request settled neither way (a right password before the second step, or no password
  * checked at all) is given back when the request ends.
  */

@@ -20,7 +20,7 @@ import com.example.identity.common.ClusterLock;
 import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.mail.Mailer;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * Changing an account's e-mail address (decisions §17): the password confirms the request, a single-use link

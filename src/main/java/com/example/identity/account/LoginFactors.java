@@ -55,7 +55,7 @@ public final class LoginFactors {
 
     /**
      * RFC 8176 method references of the session's factors: {@code pwd} for a password, {@code otp} for a
-     * one-time token or a TOTP code (mfa/SecondStep), {@code hwk} for a passkey, and {@code mfa} when there are
+     * one-time token or a TOTP code (signin/SecondStep), {@code hwk} for a passkey, and {@code mfa} when there are
      * several. A passkey is multi-factor by itself: this service requires its user verification (passkey/
      * PasskeyConfig), so it proves the device (possession) and the fingerprint, face or PIN that unlocked it
      * (inherence or knowledge), as NIST SP 800-63B's multi-factor cryptographic authenticators; a passkey

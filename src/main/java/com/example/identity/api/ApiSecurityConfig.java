@@ -98,7 +98,7 @@ class ApiSecurityConfig {
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             // an ended session (account disabled or role changed) is deleted from the database
-            // (web/SessionConfig): no session at all, on every instance
+            // (session/SessionConfig): no session at all, on every instance
             .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.NEVER))
             .requestCache(cache -> cache.disable())
             .formLogin(form -> form.disable())

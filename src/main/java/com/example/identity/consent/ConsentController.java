@@ -26,7 +26,7 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.oauth.RequestedClaims;
-import com.example.identity.oauth.ReturnToApplication;
+import com.example.identity.signin.ReturnToApplication;
 import com.example.identity.web.PagePolicy;
 
 /**
@@ -40,11 +40,11 @@ import com.example.identity.web.PagePolicy;
  * authorization endpoint would not redirect to.
  */
 @Controller
-class ConsentController {
+public class ConsentController {
 
     static final String VIEW = "oauth/consent";
     /** What each scope lets an application see, as the page says it. */
-    static final Map<String, String> SCOPES = scopes();
+    public static final Map<String, String> SCOPES = scopes();
 
     private final RegisteredClientRepository clients;
     private final AccountService accounts;

@@ -13,7 +13,7 @@ import org.springframework.web.util.HtmlUtils;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.mail.Mailer;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * What follows a new second factor on an account, wherever it was added ({@link SecondFactorAdded}): every

@@ -29,7 +29,7 @@ import org.springframework.web.util.UriUtils;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.LoginFactors;
-import com.example.identity.mfa.SecondStep;
+import com.example.identity.signin.SecondStep;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.crypto.Secrets;
 

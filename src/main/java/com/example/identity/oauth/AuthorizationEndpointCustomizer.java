@@ -9,9 +9,9 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.Endpoints;
-import com.example.identity.account.PasswordChangeGate;
+import com.example.identity.signin.PasswordChangeGate;
 import com.example.identity.consent.Consents;
-import com.example.identity.mfa.SecondStep;
+import com.example.identity.signin.SecondStep;
 
 /**
  * The authorization endpoint ({@code /oauth/authorize.php}): Spring Authorization Server's validation with this

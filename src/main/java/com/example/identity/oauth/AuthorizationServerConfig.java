@@ -29,7 +29,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.device.DeviceAuthorizations;
 import com.example.identity.keys.SigningKeys;
-import com.example.identity.login.LoginRedirectEntryPoint;
+import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.token.ApiTokenService;
 import com.example.identity.token.ApiTokenValidator;
 
@@ -96,7 +96,7 @@ class AuthorizationServerConfig {
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
             // A session that was ended (account disabled, role changed) is deleted from the database
-            // (web/SessionConfig), so it is simply absent here, on every instance: no registry check.
+            // (session/SessionConfig), so it is simply absent here, on every instance: no registry check.
             .headers(headers -> headers
                 .contentSecurityPolicy(csp -> csp.policyDirectives(
                         "default-src 'self'; script-src 'self'; style-src 'self'; form-action 'self'; "

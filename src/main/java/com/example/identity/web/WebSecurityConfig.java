@@ -9,10 +9,12 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
 import com.example.identity.Endpoints;
-import com.example.identity.account.PasswordChangeGate;
 import com.example.identity.account.Role;
-import com.example.identity.login.LoginRedirectEntryPoint;
 import com.example.identity.oauth.ConfirmedLogoutRedirect;
+import com.example.identity.signin.LoginRedirectEntryPoint;
+import com.example.identity.signin.PasskeyCustomizer;
+import com.example.identity.signin.PasswordChangeGate;
+import com.example.identity.signin.PasswordLoginCustomizer;
 
 /**
  * The last chain, matches everything the others do not: the pages people use in a browser
@@ -35,7 +37,7 @@ class WebSecurityConfig {
                         Endpoints.ERROR).permitAll()
                 // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
                 .requestMatchers(Endpoints.RECOVERY_REQUEST, Endpoints.RECOVERY_RESET).permitAll()
-                // the login's second step (mfa/SecondStepController): the session is not logged in until it ends
+                // the login's second step (signin/SecondStepController): the session is not logged in until it ends
                 .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)
                 .requestMatchers(Endpoints.ACCOUNT_EMAIL_CONFIRM).permitAll()
@@ -58,7 +60,7 @@ class WebSecurityConfig {
             // A relying party's cross-site POST of a logout request carries no CSRF token: the endpoint ends a
             // session only with an id_token_hint of that user, and otherwise shows a page whose form does
             .csrf(csrf -> csrf.ignoringRequestMatchers(Endpoints.LOGOUT))
-            // Sessions live in the database (SessionConfig): an ended session is deleted there, so no
+            // Sessions live in the database (session/SessionConfig): an ended session is deleted there, so no
             // per-request registry check (ConcurrentSessionFilter) is needed to refuse it on any instance.
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .headers(headers -> headers

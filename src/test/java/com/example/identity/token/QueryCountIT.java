@@ -216,7 +216,7 @@ class QueryCountIT {
         assertThat(transactions).as("all three in one transaction, and no session read: one commit per exchange")
                 .containsOnly(1L);
         assertThat(new long[] {authorizeCounts[1], authorizeCounts[2]})
-                .as("once the client is cached: the session's one read (web/SessionStore: its last access is not "
+                .as("once the client is cached: the session's one read (session/SessionStore: its last access is not "
                         + "written again within a minute) and the code's INSERT").containsOnly(2L);
         assertThat(new long[] {authorizeTransactions[1], authorizeTransactions[2]})
                 .as("the session's read in its transaction; the code's INSERT commits by itself").containsOnly(1L);

@@ -1,4 +1,4 @@
-package com.example.identity.consent;
+package com.example.identity.settings;
 
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -12,6 +12,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.consent.ConsentController;
+import com.example.identity.consent.Consents;
 
 /**
  * {@code /cuenta/aplicaciones} (decisions §12.6, §17): the applications a user has given consent to, with

@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.session;
 
 import java.util.EnumSet;
 
@@ -8,20 +8,13 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 import org.springframework.security.core.session.SessionRegistry;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.Session;
 import org.springframework.session.jdbc.JdbcIndexedSessionRepository;
 import org.springframework.session.security.SpringSessionBackedSessionRegistry;
 import org.springframework.session.web.http.SessionRepositoryFilter;
-import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.web.filter.OncePerRequestFilter;
-
-import com.example.identity.account.AccountChanged;
-import com.example.identity.account.AccountService;
-import com.example.identity.account.PasswordChanged;
-import com.example.identity.common.AfterCommit;
 
 /**
  * Login sessions live in the database (Spring Session JDBC, tables of migration V14), so any instance
@@ -29,7 +22,8 @@ import com.example.identity.common.AfterCommit;
  * {@link SessionRegistry} is a view of the same store ({@link SpringSessionBackedSessionRegistry}: it
  * finds a user's sessions by the principal-name index, and cannot list every principal). Disabling an
  * account, changing its role or resetting its password ends every session of that user; a password
- * change every other session of theirs.
+ * change every other session of theirs: {@code account/SessionTerminator}, which listens to the account's
+ * events (this package imports no feature).
  */
 @Configuration(proxyBeanMethods = false)
 class SessionConfig {
@@ -62,46 +56,5 @@ class SessionConfig {
     @Bean
     <S extends Session> SessionRegistry sessionRegistry(FindByIndexNameSessionRepository<S> sessions) {
         return new SpringSessionBackedSessionRegistry<>(sessions);
-    }
-
-    @Bean
-    SessionTerminator sessionTerminator(FindByIndexNameSessionRepository<? extends Session> sessions,
-            AccountService accounts) {
-        return new SessionTerminator(sessions, accounts);
-    }
-
-    /**
-     * Ends every session of an account that was disabled or changed role (and, through the same event,
-     * any other change that must log the user out): the rows are deleted, so the next request on any
-     * instance finds no session and is sent to the login page. Deleted now and again once the change
-     * commits, so that a login racing with the change cannot keep a session made before it.
-     */
-    static final class SessionTerminator {
-
-        private final FindByIndexNameSessionRepository<? extends Session> sessions;
-        private final AccountService accounts;
-
-        SessionTerminator(FindByIndexNameSessionRepository<? extends Session> sessions, AccountService accounts) {
-            this.sessions = sessions;
-            this.accounts = accounts;
-        }
-
-        @EventListener
-        void onAccountChanged(AccountChanged event) {
-            accounts.findById(event.userId()).ifPresent(account -> AfterCommit.nowAndAfterCompletion(
-                    () -> end(account.getCorreo(), null)));
-        }
-
-        /** A new password: every other session of the account ends, the one that changed it stays. */
-        @TransactionalEventListener(fallbackExecution = true)
-        void onPasswordChanged(PasswordChanged event) {
-            end(event.correo(), event.keepSessionId());
-        }
-
-        private void end(String correo, String keepSessionId) {
-            sessions.findByPrincipalName(correo).keySet().stream()
-                    .filter(id -> !id.equals(keepSessionId))
-                    .forEach(sessions::deleteById);
-        }
     }
 }

@@ -1,4 +1,4 @@
-package com.example.identity.account;
+package com.example.identity.settings;
 
 import java.util.Map;
 
@@ -21,7 +21,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.common.LocalRedirect;
-import com.example.identity.oauth.ReturnToApplication;
+import com.example.identity.signin.ReturnToApplication;
 
 /**
  * {@code /cuenta/contrasena}: a logged-in user changes their password, proving the current one. Users

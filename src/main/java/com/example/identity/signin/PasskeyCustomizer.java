@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.signin;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.config.ObjectPostProcessor;
@@ -10,7 +10,6 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.mfa.RecentLogin;
-import com.example.identity.passkey.PasskeyLogin;
 import com.example.identity.passkey.PasskeyRegistration;
 import com.example.identity.passkey.Passkeys;
 
@@ -22,7 +21,7 @@ import com.example.identity.passkey.Passkeys;
  * ({@link PasskeyRegistration}, before the {@code AuthorizationFilter}, after the chain's password change gate).
  */
 @Component
-class PasskeyCustomizer {
+public class PasskeyCustomizer {
 
     private final UserDetailsService users;
     private final ApplicationEventPublisher events;
@@ -39,7 +38,7 @@ class PasskeyCustomizer {
         this.passkeys = passkeys;
     }
 
-    void customize(HttpSecurity http) {
+    public void customize(HttpSecurity http) {
         PasskeyLogin passkeyLogin = new PasskeyLogin(users, events, throttle);
         http
             .webAuthn(webAuthn -> webAuthn

@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.session;
 
 import java.time.Instant;
 import java.util.Comparator;
@@ -21,7 +21,7 @@ import com.example.identity.crypto.Secrets;
 @Component
 public class OpenSessions {
 
-    /** Session attributes written at login ({@code login/LoginSuccessHandler}). */
+    /** Session attributes written at login ({@code signin/LoginSuccessHandler}). */
     public static final String AGENT = "identity.session.agent";
     public static final String ADDRESS = "identity.session.address";
 

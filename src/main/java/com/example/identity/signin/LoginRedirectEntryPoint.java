@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.signin;
 
 import java.io.IOException;
 

@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package com.example.identity.oauth;
+package com.example.identity.signin;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

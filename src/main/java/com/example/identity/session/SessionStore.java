@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.session;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.signin;
 
 import java.nio.charset.StandardCharsets;
 
@@ -15,7 +15,6 @@ import org.springframework.web.util.UriUtils;
 
 import com.example.identity.Endpoints;
 import com.example.identity.common.LocalRedirect;
-import com.example.identity.oauth.ReturnToApplication;
 
 /**
  * The login page. The form posts to {@code /login/}, where Spring Security's form login checks the

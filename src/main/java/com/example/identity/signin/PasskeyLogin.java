@@ -1,4 +1,4 @@
-package com.example.identity.passkey;
+package com.example.identity.signin;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,9 +26,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.LocalRedirect;
-import com.example.identity.login.LoginSuccessHandler;
-import com.example.identity.mfa.SecondStep;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * The answers of Spring Security's passkey login ({@code POST /login/webauthn}), replacing its own: its
@@ -73,7 +71,7 @@ public final class PasskeyLogin implements AuthenticationSuccessHandler, Authent
             return;
         }
         List<GrantedAuthority> authorities = new ArrayList<>(passkey.getAuthorities());
-        // the second factor of a password login waiting in this session (mfa/SecondStep): both factors
+        // the second factor of a password login waiting in this session (signin/SecondStep): both factors
         authorities.addAll(SecondStep.passwordFactorOfPendingLogin(request, user.getUsername()));
         var authentication = UsernamePasswordAuthenticationToken.authenticated(user, null, authorities);
         var context = SecurityContextHolder.createEmptyContext();

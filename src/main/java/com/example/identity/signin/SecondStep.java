@@ -1,4 +1,4 @@
-package com.example.identity.mfa;
+package com.example.identity.signin;
 
 import java.io.Serial;
 import java.io.Serializable;
@@ -26,6 +26,8 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
+import com.example.identity.mfa.MfaSettings;
+import com.example.identity.mfa.SecondFactors;
 import com.example.identity.passkey.Passkeys;
 
 /**
@@ -202,7 +204,7 @@ public class SecondStep {
     }
 
     /** A logged-in user proved a second factor just now (enrolment): the session's authentication gains it. */
-    void addFactor(HttpServletRequest request, HttpServletResponse response, Authentication current) {
+    public void addFactor(HttpServletRequest request, HttpServletResponse response, Authentication current) {
         List<GrantedAuthority> authorities = new ArrayList<>(current.getAuthorities());
         authorities.removeIf(a -> TOTP_AUTHORITY.equals(a.getAuthority()));
         authorities.add(FactorGrantedAuthority.withAuthority(TOTP_AUTHORITY).issuedAt(clock.instant()).build());

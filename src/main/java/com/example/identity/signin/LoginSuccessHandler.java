@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.signin;
 
 import java.io.IOException;
 
@@ -14,14 +14,13 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.common.LocalRedirect;
-import com.example.identity.mfa.SecondStep;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * After a successful login: 302 to {@code redirect} when it is a local path, else to the dashboard for
  * developers and admins, else to {@code /} (decisions §3). The session id was already changed by
  * Spring Security's session fixation protection. An account with a second factor is not logged in yet
- * (mfa/SecondStep): its login, and the login throttle's success, wait for the second step.
+ * (signin/SecondStep): its login, and the login throttle's success, wait for the second step.
  */
 public class LoginSuccessHandler implements AuthenticationSuccessHandler {
 
@@ -39,16 +38,16 @@ public class LoginSuccessHandler implements AuthenticationSuccessHandler {
     @Override
     public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
             Authentication authentication) throws IOException {
-        // what /cuenta/seguridad shows of this session (web/OpenSessions): small strings
+        // what /cuenta/seguridad shows of this session (session/OpenSessions): small strings
         String agent = request.getHeader("User-Agent");
         request.getSession().setAttribute(OpenSessions.AGENT, agent == null ? "" : agent.substring(0, Math.min(agent.length(), 300)));
         request.getSession().setAttribute(OpenSessions.ADDRESS, request.getRemoteAddr());
         String redirect = LocalRedirect.orNull(request.getParameter("redirect"));
-        // an account with a second factor (or whose role requires one) is not logged in yet (mfa/SecondStep)
+        // an account with a second factor (or whose role requires one) is not logged in yet (signin/SecondStep)
         String secondStepPage = secondStep.begin(request, response, authentication, redirect);
         if (secondStepPage != null) {
             // neither a failure nor a success yet: the attempt's unit is given back before the browser can
-            // send the code, which takes a unit of its own (mfa/SecondStepController)
+            // send the code, which takes a unit of its own (signin/SecondStepController)
             LoginThrottle.Attempt attempt = LoginThrottle.attemptOf(request);
             if (attempt != null) {
                 attempt.close();

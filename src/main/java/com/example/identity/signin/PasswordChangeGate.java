@@ -1,4 +1,4 @@
-package com.example.identity.account;
+package com.example.identity.signin;
 
 import java.io.IOException;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package com.example.identity.mfa;
+package com.example.identity.signin;
 
 import java.util.List;
 
@@ -20,8 +20,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.login.LoginSuccessHandler;
-import com.example.identity.oauth.ReturnToApplication;
+import com.example.identity.mfa.SecondFactors;
 
 /**
  * The pages of the login's second step (decisions §17): {@code /login/segundo-paso} asks for a code of the
@@ -33,10 +32,10 @@ import com.example.identity.oauth.ReturnToApplication;
  * Without a login waiting in the session both pages send the browser to the login page.
  */
 @Controller
-class SecondStepController {
+public class SecondStepController {
 
-    static final String SECRET = "identity.mfa.enrolment-secret";
-    static final String ISSUER_NAME = "Identidad";
+    public static final String SECRET = "identity.mfa.enrolment-secret";
+    public static final String ISSUER_NAME = "Identidad";
     /** What the login page says to a throttled attempt (templates/login.html), said here too. */
     static final String THROTTLED = "Demasiados intentos. Espera un momento e inténtalo de nuevo más tarde.";
 

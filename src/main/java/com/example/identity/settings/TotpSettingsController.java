@@ -1,4 +1,4 @@
-package com.example.identity.mfa;
+package com.example.identity.settings;
 
 import java.util.List;
 
@@ -20,7 +20,10 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.mfa.SecondFactors;
+import com.example.identity.signin.SecondStep;
+import com.example.identity.signin.SecondStepController;
+import com.example.identity.session.OpenSessions;
 
 /**
  * The second factor at {@code /cuenta/seguridad} (decisions §17): set up TOTP (QR code drawn on the

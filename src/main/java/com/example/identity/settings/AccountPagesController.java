@@ -1,4 +1,4 @@
-package com.example.identity.account;
+package com.example.identity.settings;
 
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -21,18 +21,21 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.method.annotation.ExtendedServletRequestDataBinder;
 
 import com.example.identity.Endpoints;
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.AccountService;
+import com.example.identity.account.EmailChanges;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.mfa.SecondFactors;
-import com.example.identity.mfa.SecondStep;
+import com.example.identity.signin.SecondStep;
 import com.example.identity.passkey.Passkeys;
-import com.example.identity.web.OpenSessions;
+import com.example.identity.session.OpenSessions;
 
 /**
  * The account pages of decisions §17 that are not elsewhere: {@code /cuenta/} (who you are here, your
  * name and e-mail address to change, and the way to everything else about your account) and {@code /cuenta/seguridad} (the second factor, whose forms
- * are mfa/TotpSettingsController's; open sessions: device, address, last seen; end one, or all the others). The password page is {@link PasswordChangeController}, the
- * applications page {@code consent/GivenConsentsController}. Every form carries the page's CSRF token.
+ * are {@link TotpSettingsController}'s; open sessions: device, address, last seen; end one, or all the others). The password page is {@link PasswordChangeController}, the
+ * applications page {@link GivenConsentsController}. Every form carries the page's CSRF token.
  */
 @Controller
 class AccountPagesController {

@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.signin;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -11,9 +11,6 @@ import com.example.identity.Endpoints;
 import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.abuse.LoginThrottleFilter;
 import com.example.identity.account.PasswordLogin;
-import com.example.identity.login.LoginFailureHandler;
-import com.example.identity.login.LoginSuccessHandler;
-import com.example.identity.mfa.SecondStep;
 
 /**
  * The web chain's password login at {@code /login/}: the accounts and their Argon2id hashes
@@ -21,7 +18,7 @@ import com.example.identity.mfa.SecondStep;
  * and the login throttle in front of every password form ({@link LoginThrottleFilter}).
  */
 @Component
-class PasswordLoginCustomizer {
+public class PasswordLoginCustomizer {
 
     private final LoginThrottle throttle;
     private final ApplicationEventPublisher events;
@@ -38,7 +35,7 @@ class PasswordLoginCustomizer {
         this.secondStep = secondStep;
     }
 
-    void customize(HttpSecurity http) {
+    public void customize(HttpSecurity http) {
         http
             .authenticationManager(PasswordLogin.manager(users, passwordEncoder))
             .formLogin(form -> form

@@ -1,4 +1,4 @@
-package com.example.identity.login;
+package com.example.identity.signin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

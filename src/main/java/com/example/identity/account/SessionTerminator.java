@@ -1,0 +1,45 @@
+package com.example.identity.account;
+
+import org.springframework.context.event.EventListener;
+import org.springframework.session.FindByIndexNameSessionRepository;
+import org.springframework.session.Session;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+import com.example.identity.common.AfterCommit;
+
+/**
+ * Ends every session of an account that was disabled or changed role (and, through the same event,
+ * any other change that must log the user out): the rows are deleted, so the next request on any
+ * instance finds no session and is sent to the login page. Deleted now and again once the change
+ * commits, so that a login racing with the change cannot keep a session made before it.
+ */
+@Component
+final class SessionTerminator {
+
+    private final FindByIndexNameSessionRepository<? extends Session> sessions;
+    private final AccountService accounts;
+
+    SessionTerminator(FindByIndexNameSessionRepository<? extends Session> sessions, AccountService accounts) {
+        this.sessions = sessions;
+        this.accounts = accounts;
+    }
+
+    @EventListener
+    void onAccountChanged(AccountChanged event) {
+        accounts.findById(event.userId()).ifPresent(account -> AfterCommit.nowAndAfterCompletion(
+                () -> end(account.getCorreo(), null)));
+    }
+
+    /** A new password: every other session of the account ends, the one that changed it stays. */
+    @TransactionalEventListener(fallbackExecution = true)
+    void onPasswordChanged(PasswordChanged event) {
+        end(event.correo(), event.keepSessionId());
+    }
+
+    private void end(String correo, String keepSessionId) {
+        sessions.findByPrincipalName(correo).keySet().stream()
+                .filter(id -> !id.equals(keepSessionId))
+                .forEach(sessions::deleteById);
+    }
+}
