@@ -21,7 +21,7 @@ import org.springframework.security.web.webauthn.management.Webauthn4JRelyingPar
 import com.example.identity.IdentityProperties;
 
 /**
- * Passkeys (decisions §17) are Spring Security's WebAuthn support (web/WebSecurityConfig turns it on) with
+ * Passkeys (decisions §17) are Spring Security's WebAuthn support (site/WebSecurityConfig turns it on) with
  * its JDBC repositories, so credentials and the users they belong to are rows of the shared database
  * (migration V27) and any instance verifies any passkey. The relying party is the issuer: its host is the
  * {@code rpId}, its origin the one allowed origin. User verification (the device's fingerprint, face or PIN)

@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.site;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,6 +15,7 @@ import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.signin.PasskeyCustomizer;
 import com.example.identity.signin.PasswordChangeGate;
 import com.example.identity.signin.PasswordLoginCustomizer;
+import com.example.identity.web.PagePolicy;
 
 /**
  * The last chain, matches everything the others do not: the pages people use in a browser
