@@ -67,7 +67,7 @@ class LogoutEndpoint {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
         AccountPrincipal user = authentication != null && authentication.getPrincipal() instanceof AccountPrincipal a
                 ? a : null;
-        // the layout's header shows who is logged in (web/CurrentUserAdvice covers the page packages only)
+        // the layout's header shows who is logged in (site/CurrentUserAdvice covers the page packages only)
         model.addAttribute("currentUser", user);
         if (user == null && "POST".equals(request.getMethod())) {
             var again = UriComponentsBuilder.fromPath(request.getContextPath() + Endpoints.LOGOUT);

@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.site;
 
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.ControllerAdvice;
@@ -8,13 +8,13 @@ import com.example.identity.account.AccountPrincipal;
 
 /**
  * Puts the logged-in user (or {@code null}) in every page's model as {@code currentUser}, for the layout.
- * Only for the packages that hold page controllers (web, login, dashboard, audit, consent, device,
- * recovery, mfa, account; oauth's one page, the logout confirmation, sets it itself): a
- * {@code @ModelAttribute} advice runs on every request of the controllers it applies to, and the JSON
- * endpoints (token, client), {@code /api/userinfo.php} above all, have no model to fill.
+ * Only for the packages that hold page controllers (site: the home page; web: the error pages; login,
+ * dashboard, audit, consent, device, recovery, mfa, account; oauth's one page, the logout confirmation,
+ * sets it itself): a {@code @ModelAttribute} advice runs on every request of the controllers it applies
+ * to, and the JSON endpoints (token, client), {@code /api/userinfo.php} above all, have no model to fill.
  */
-@ControllerAdvice(basePackages = { "com.example.identity.web", "com.example.identity.login",
-        "com.example.identity.dashboard", "com.example.identity.audit", "com.example.identity.consent",
+@ControllerAdvice(basePackages = { "com.example.identity.site", "com.example.identity.web",
+        "com.example.identity.login", "com.example.identity.dashboard", "com.example.identity.audit", "com.example.identity.consent",
         "com.example.identity.device", "com.example.identity.recovery", "com.example.identity.mfa",
         "com.example.identity.account" })
 class CurrentUserAdvice {

@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.site;
 
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.stereotype.Controller;
