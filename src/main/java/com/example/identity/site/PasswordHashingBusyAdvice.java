@@ -1,4 +1,4 @@
-package com.example.identity.web;
+package com.example.identity.site;
 
 import java.io.IOException;
 
@@ -14,7 +14,7 @@ import com.example.identity.account.PasswordHashingBusy;
  * A page or endpoint that hashes a password (password change, admin-made accounts and resets) when the
  * hashing queue is full: 503 with {@code Retry-After}, through the error dispatch, so the answer is a
  * Spanish page or, under {@code /api/} and the JSON OAuth endpoints, JSON in the endpoint's shape
- * ({@link ErrorPages}). The login form is answered the same way by its failure handler.
+ * ({@code web/ErrorPages}). The login form is answered the same way by its failure handler.
  */
 @ControllerAdvice
 class PasswordHashingBusyAdvice {
