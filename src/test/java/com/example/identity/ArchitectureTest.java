@@ -50,10 +50,11 @@ class ArchitectureTest {
             "web", Set.of("common")); // infrastructure only: the pages' side (chain, home, advices) is site/
 
     private static Map<String, Map<String, String>> imports;
+    private static JavaClasses classes;
 
     @BeforeAll
     static void readClasses() {
-        JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages(BASE);
         imports = new TreeMap<>();
         for (JavaClass origin : classes) {
@@ -94,6 +95,25 @@ class ArchitectureTest {
                         .map(to -> e.getKey() + " -> " + to.getKey() + " (" + to.getValue() + ")"))
                 .sorted().toList();
         assertThat(upward).as("imports from the foundation up into a feature").isEmpty();
+    }
+
+    /**
+     * Every page shows who is logged in through {@code site/CurrentUserAdvice}, which applies to the packages it
+     * names: a package of page controllers left out of it (a move, a new feature) loses the header's user.
+     * oauth's one page, the logout confirmation, sets it itself.
+     */
+    @Test
+    void everyPackageOfPageControllersGetsTheLoggedInUser() throws Exception {
+        Set<String> named = Set.of(Class.forName(BASE + ".site.CurrentUserAdvice")
+                .getAnnotation(org.springframework.web.bind.annotation.ControllerAdvice.class).basePackages());
+        Set<String> withPages = new TreeSet<>();
+        for (JavaClass type : classes) {
+            if (type.isAnnotatedWith(org.springframework.stereotype.Controller.class)
+                    && !type.getPackageName().equals(BASE + ".oauth")) {
+                withPages.add(type.getPackageName());
+            }
+        }
+        assertThat(named).as("site/CurrentUserAdvice's packages").containsAll(withPages);
     }
 
     @Test

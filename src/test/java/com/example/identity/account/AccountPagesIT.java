@@ -68,6 +68,9 @@ class AccountPagesIT {
         accounts.create("Carmen", email, "correct-password-123", Role.USER);
         HttpResponse<String> page = browser(FIREFOX, "192.0.2.10").get("/cuenta/");
         assertThat(page.statusCode()).isEqualTo(200);
+        // the header says who is logged in, on the account pages as on every other (site/CurrentUserAdvice)
+        assertThat(page.body()).contains("<a class=\"who\" href=\"/cuenta/\" title=\"Mi cuenta\">" + email + "</a>");
+        assertThat(browser(FIREFOX, "192.0.2.10").get("/cuenta/seguridad").body()).contains("class=\"who\"");
         assertThat(page.body()).contains("<dd id=\"account-name\">Carmen</dd>")
                 .contains("<dd id=\"account-email\">" + email + "</dd>")
                 .contains("href=\"/cuenta/seguridad\"").contains("href=\"/cuenta/contrasena\"")
