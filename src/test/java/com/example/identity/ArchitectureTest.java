@@ -44,6 +44,7 @@ class ArchitectureTest {
             "common", Set.of(),
             "crypto", Set.of(),
             "audit", Set.of("common"), // its purge of old rows is a common.Purge, as every feature's
+            "oidc", Set.of(), // the claims request of OpenID Connect, read by the authorization server and consent
             "mail", Set.of("crypto"),
             "keys", Set.of("audit", "common", "crypto"),
             "session", Set.of("crypto"), // every feature's pages use the open sessions

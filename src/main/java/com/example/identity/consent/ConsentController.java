@@ -25,7 +25,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
-import com.example.identity.oauth.RequestedClaims;
+import com.example.identity.oidc.RequestedClaims;
 import com.example.identity.signin.ReturnToApplication;
 import com.example.identity.web.PagePolicy;
 

@@ -15,7 +15,6 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.oauth.RefreshTokens;
 
 /**
  * The consents users give to third-party applications (decisions §12.6), in {@code oauth_consents}: one
@@ -27,13 +26,13 @@ import com.example.identity.oauth.RefreshTokens;
 public class Consents {
 
     private final JdbcTemplate jdbc;
-    private final RefreshTokens refreshTokens;
+    private final ConsentTokens tokens;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    Consents(JdbcTemplate jdbc, RefreshTokens refreshTokens, ApplicationEventPublisher events, Clock clock) {
+    Consents(JdbcTemplate jdbc, ConsentTokens tokens, ApplicationEventPublisher events, Clock clock) {
         this.jdbc = jdbc;
-        this.refreshTokens = refreshTokens;
+        this.tokens = tokens;
         this.events = events;
         this.clock = clock;
     }
@@ -92,7 +91,7 @@ public class Consents {
 
     /**
      * Withdraws {@code userId}'s consent to {@code clientId} and revokes every token that application holds
-     * for them ({@link RefreshTokens#revokeFamilies}: a refresh in flight finishes first, and its new tokens
+     * for them ({@link ConsentTokens#revokeFamilies}: a refresh in flight finishes first, and its new tokens
      * are revoked too). The next authorization request of that application shows the consent page again.
      *
      * @return false when there was no such consent
@@ -103,7 +102,7 @@ public class Consents {
         if (deleted == 0) {
             return false;
         }
-        int revoked = refreshTokens.revokeFamilies(clientId, userId);
+        int revoked = tokens.revokeFamilies(clientId, userId);
         events.publishEvent(new AuditEvent(AuditEvent.Type.CONSENT_WITHDRAWN,
                 clientId + " de usuario #" + userId + "; tokens revocados: " + revoked));
         return true;

@@ -29,6 +29,7 @@ import org.springframework.web.util.UriUtils;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.LoginFactors;
+import com.example.identity.oidc.RequestedClaims;
 import com.example.identity.signin.SecondStep;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.crypto.Secrets;
@@ -85,7 +86,7 @@ class AuthenticationRequestFilter extends OncePerRequestFilter {
     private final Clock clock;
 
     /** The one {@code acr_values} value served (decisions §17): a login with two factors. */
-    static final String MFA = "mfa";
+    static final String MFA = RequestedClaims.ACR_MFA;
 
     private final SecondStep secondStep;
 

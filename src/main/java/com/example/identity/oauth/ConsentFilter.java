@@ -25,6 +25,7 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.consent.ConsentDecisions;
 import com.example.identity.consent.Consents;
+import com.example.identity.oidc.RequestedClaims;
 
 /**
  * The consent step of the authorization endpoint (decisions §12.6, §12.2), after the login steps of

@@ -31,6 +31,7 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.oidc.RequestedClaims;
 
 /**
  * Spring Authorization Server's authorizations, in the {@code oauth_authorizations} table of H2 or

@@ -18,6 +18,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.ClientRevoked;
 import com.example.identity.common.Purge;
+import com.example.identity.consent.ConsentTokens;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.token.ApiTokenService;
 
@@ -37,7 +38,7 @@ import com.example.identity.token.ApiTokenService;
  * uncommitted tokens and would leave them alive; with the lock it waits, and then revokes them too.
  */
 @Component
-public class RefreshTokens implements Purge {
+public class RefreshTokens implements Purge, ConsentTokens {
 
     /** 43 base64url characters: what {@link #issue} makes; anything else is not looked up. */
     private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9_-]{43}");
@@ -125,6 +126,7 @@ public class RefreshTokens implements Purge {
      *
      * @return how many tokens were revoked, of both kinds
      */
+    @Override
     @Transactional
     public int revokeFamilies(String clientId, long userId) {
         families.lockByClientAndUser(clientId, userId);

@@ -10,6 +10,7 @@ import org.springframework.security.oauth2.core.oidc.OidcScopes;
 import org.springframework.security.oauth2.core.oidc.OidcUserInfo;
 import org.springframework.security.oauth2.server.authorization.oidc.authentication.OidcUserInfoAuthenticationToken;
 
+import com.example.identity.oidc.RequestedClaims;
 import com.example.identity.token.BearerTokenAuthentication;
 import com.example.identity.token.TokenKind;
 import com.example.identity.token.TokenOwner;

@@ -23,7 +23,6 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.oauth.RefreshTokens;
 
 /** A consent covers a request holding every scope asked for; grants add up; withdrawing revokes the tokens. */
 class ConsentsTest {
@@ -31,7 +30,7 @@ class ConsentsTest {
     static final Instant NOW = Instant.parse("2025-01-10T08:00:00Z");
 
     final JdbcTemplate jdbc = mock(JdbcTemplate.class);
-    final RefreshTokens refreshTokens = mock(RefreshTokens.class);
+    final ConsentTokens refreshTokens = mock(ConsentTokens.class);
     final ApplicationEventPublisher events = mock(ApplicationEventPublisher.class);
     final Consents consents = new Consents(jdbc, refreshTokens, events, Clock.fixed(NOW, ZoneOffset.UTC));
 

@@ -18,6 +18,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.client.ClientService;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.oidc.RequestedClaims;
 import com.example.identity.support.WebClient;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jwt.JWTClaimsSet;

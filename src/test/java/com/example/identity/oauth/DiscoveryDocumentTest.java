@@ -8,6 +8,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.oauth2.server.authorization.oidc.OidcProviderConfiguration;
 
+import com.example.identity.oidc.RequestedClaims;
+
 /** The discovery document announces what this server does and nothing of Spring Authorization Server's other defaults. */
 class DiscoveryDocumentTest {
 

@@ -1,4 +1,4 @@
-package com.example.identity.oauth;
+package com.example.identity.oidc;
 
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -32,11 +32,14 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class RequestedClaims {
 
+    /** The one authentication context class this server states: a login with two factors. */
+    public static final String ACR_MFA = "mfa";
+
     /** User claims an id_token or a UserInfo answer gets on request even without the scope that usually brings them. */
-    static final Set<String> KNOWN = Set.of("email", "email_verified", "name", "given_name");
+    public static final Set<String> KNOWN = Set.of("email", "email_verified", "name", "given_name");
 
     /** Longest {@code claims} value read; a longer one is refused. */
-    static final int MAX_LENGTH = 4096;
+    public static final int MAX_LENGTH = 4096;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -44,17 +47,17 @@ public final class RequestedClaims {
     }
 
     /** Whether {@code claims} is absent or a well-formed claims request. */
-    static boolean isWellFormed(@Nullable String claims) {
+    public static boolean isWellFormed(@Nullable String claims) {
         return claims == null || parse(claims) != null;
     }
 
     /** The known claims asked for in the id_token; empty when none is, or the value is absent or malformed. */
-    static Set<String> idTokenClaims(@Nullable String claims) {
+    public static Set<String> idTokenClaims(@Nullable String claims) {
         return knownClaims(claims, "id_token");
     }
 
     /** The known claims asked for at the UserInfo endpoint; empty when none is, or the value is absent or malformed. */
-    static Set<String> userInfoClaims(@Nullable String claims) {
+    public static Set<String> userInfoClaims(@Nullable String claims) {
         return knownClaims(claims, "userinfo");
     }
 
@@ -81,7 +84,7 @@ public final class RequestedClaims {
      * The user the id_token must be about: the string {@code value} of {@code sub} asked for in the id_token
      * (OIDC Core §5.5.1), or null.
      */
-    static @Nullable String requiredSubject(@Nullable String claims) {
+    public static @Nullable String requiredSubject(@Nullable String claims) {
         JsonNode sub = idTokenClaim(claims, "sub");
         JsonNode value = sub == null ? null : sub.get("value");
         return value != null && value.isString() ? value.asString() : null;
@@ -91,23 +94,23 @@ public final class RequestedClaims {
      * Whether {@code acr} is asked for in the id_token with {@code mfa} among its values, or as an essential
      * claim without values (any class will do, and a login with two factors is the one this server states).
      */
-    static boolean demandsSecondFactor(@Nullable String claims) {
+    public static boolean demandsSecondFactor(@Nullable String claims) {
         JsonNode acr = idTokenClaim(claims, "acr");
         if (acr == null) {
             return false;
         }
         Set<String> values = acrValues(acr);
-        return values.contains(AuthenticationRequestFilter.MFA) || (values.isEmpty() && isEssential(acr));
+        return values.contains(ACR_MFA) || (values.isEmpty() && isEssential(acr));
     }
 
     /** Whether {@code acr} is asked for as an essential claim of the id_token with values of which none is served. */
-    static boolean demandsUnknownAcr(@Nullable String claims) {
+    public static boolean demandsUnknownAcr(@Nullable String claims) {
         JsonNode acr = idTokenClaim(claims, "acr");
         if (acr == null || !isEssential(acr)) {
             return false;
         }
         Set<String> values = acrValues(acr);
-        return !values.isEmpty() && !values.contains(AuthenticationRequestFilter.MFA);
+        return !values.isEmpty() && !values.contains(ACR_MFA);
     }
 
     private static boolean isEssential(JsonNode spec) {

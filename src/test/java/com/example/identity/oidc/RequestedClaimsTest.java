@@ -1,4 +1,4 @@
-package com.example.identity.oauth;
+package com.example.identity.oidc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
