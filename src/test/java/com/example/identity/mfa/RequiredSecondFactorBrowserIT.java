@@ -31,6 +31,10 @@ class RequiredSecondFactorBrowserIT extends BrowserTest {
         String secret = browser.findElement(By.id("totp-secret")).getText();
         browser.findElement(By.id("codigo")).sendKeys(TotpCodes.now(secret, 0));
         browser.findElement(By.id("totp-password")).sendKeys("correct-password-123");
+        // the form as a person fills it in: the code and, since issue 25, the account's password
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()",
+                browser.findElement(By.id("totp-form")));
+        Chromium.screenshot(browser, "segundo-paso-alta-formulario");
         Chromium.submit(browser, By.cssSelector("#totp-form button[type=submit]"));
         Chromium.submit(browser, By.id("recovery-continue"));
         assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/dashboard/developer.php");
