@@ -22,6 +22,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 
 /**
  * The packages' imports, read from the compiled classes with ArchUnit, in {@code mvn verify}.
@@ -101,8 +102,18 @@ class ArchitectureTest {
     /**
      * Every page shows who is logged in through {@code site/CurrentUserAdvice}, which applies to the packages it
      * names: a package of page controllers left out of it (a move, a new feature) loses the header's user.
-     * oauth's one page, the logout confirmation, sets it itself.
+     * oauth's one page, the logout confirmation ({@code oauth/logout}), sets it itself.
      */
+    /**
+     * Inside {@code oauth/}, one package per endpoint (authorize, token, userinfo, revocation, device, logout,
+     * metadata) over the shared {@code store/} and {@code error/}: no two of them import each other, directly or
+     * not, so each endpoint can be read, and changed, from its own folder down.
+     */
+    @Test
+    void theAuthorizationServersPackagesFormNoCycle() {
+        SlicesRuleDefinition.slices().matching(BASE + ".oauth.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
     @Test
     void everyPackageOfPageControllersGetsTheLoggedInUser() throws Exception {
         Set<String> named = Set.of(Class.forName(BASE + ".site.CurrentUserAdvice")
@@ -110,7 +121,7 @@ class ArchitectureTest {
         Set<String> withPages = new TreeSet<>();
         for (JavaClass type : classes) {
             if (type.isAnnotatedWith(org.springframework.stereotype.Controller.class)
-                    && !type.getPackageName().equals(BASE + ".oauth")) {
+                    && !type.getPackageName().equals(BASE + ".oauth.logout")) {
                 withPages.add(type.getPackageName());
             }
         }

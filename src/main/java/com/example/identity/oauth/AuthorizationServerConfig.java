@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.proc.SecurityContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,20 +25,41 @@ import org.springframework.security.web.context.SecurityContextHolderFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.thymeleaf.TemplateEngine;
+import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.device.DeviceAuthorizations;
 import com.example.identity.keys.SigningKeys;
+import com.example.identity.oauth.authorize.AuthorizationEndpointCustomizer;
+import com.example.identity.oauth.authorize.AuthorizeErrorResponder;
+import com.example.identity.oauth.authorize.AuthorizeRequestChecks;
+import com.example.identity.oauth.authorize.IdTokenHints;
+import com.example.identity.oauth.device.DeviceAuthorizationEndpointCustomizer;
+import com.example.identity.oauth.device.DeviceAuthorizationStart;
+import com.example.identity.oauth.error.TokenResponses;
+import com.example.identity.oauth.metadata.DiscoveryDocument;
+import com.example.identity.oauth.metadata.MetadataEndpointsCustomizer;
+import com.example.identity.oauth.revocation.RevocationIntrospectionCustomizer;
+import com.example.identity.oauth.revocation.TokenIntrospection;
+import com.example.identity.oauth.revocation.TokenRevocation;
+import com.example.identity.oauth.store.DatabaseAuthorizationService;
+import com.example.identity.oauth.token.AuthorizationCodeExchange;
+import com.example.identity.oauth.token.ClientAuthenticationCustomizer;
+import com.example.identity.oauth.token.ClientCredentialsChecks;
+import com.example.identity.oauth.token.DeviceCodeExchange;
+import com.example.identity.oauth.token.IdTokenClaims;
+import com.example.identity.oauth.token.ReferenceAccessTokenGenerator;
+import com.example.identity.oauth.token.RefreshTokenExchange;
+import com.example.identity.oauth.token.RefreshTokenGenerator;
+import com.example.identity.oauth.token.RefreshTokens;
+import com.example.identity.oauth.token.TokenEndpointCustomizer;
+import com.example.identity.oauth.token.TokenRequestConverter;
+import com.example.identity.oauth.userinfo.UserInfoEndpointCustomizer;
 import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.token.ApiTokenService;
 import com.example.identity.token.ApiTokenValidator;
-
-import com.nimbusds.jose.jwk.source.JWKSource;
-import com.nimbusds.jose.proc.SecurityContext;
-
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The first chain: Spring Authorization Server, matching only its endpoints ({@link Endpoints#AUTHORIZATION_SERVER}:

@@ -10,7 +10,7 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
 
 import com.example.identity.Endpoints;
 import com.example.identity.account.Role;
-import com.example.identity.oauth.ConfirmedLogoutRedirect;
+import com.example.identity.oauth.logout.ConfirmedLogoutRedirect;
 import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.signin.PasskeyCustomizer;
 import com.example.identity.signin.PasswordChangeGate;

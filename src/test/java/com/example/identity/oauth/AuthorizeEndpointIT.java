@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import com.example.identity.oauth.token.AuthorizationCodeExchange;
 import com.example.identity.support.WebClient;
 
 /** {@code /oauth/authorize.php} per decisions §2. */

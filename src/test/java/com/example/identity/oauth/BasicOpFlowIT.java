@@ -11,15 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.springframework.web.util.UriComponentsBuilder;
-
-import com.example.identity.client.ClientService;
-import com.example.identity.crypto.Secrets;
-import com.example.identity.oidc.RequestedClaims;
-import com.example.identity.support.WebClient;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
@@ -27,8 +18,17 @@ import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.id.Issuer;
 import com.nimbusds.openid.connect.sdk.Nonce;
 import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
-
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.util.UriComponentsBuilder;
 import tools.jackson.databind.JsonNode;
+
+import com.example.identity.client.ClientService;
+import com.example.identity.crypto.Secrets;
+import com.example.identity.oauth.token.AuthorizationCodeExchange;
+import com.example.identity.oidc.RequestedClaims;
+import com.example.identity.support.WebClient;
 
 /**
  * The modules of the OpenID Foundation's Basic OP plan that run a whole code flow (the authorization

@@ -9,15 +9,16 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
 
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.oauth.authorize.AuthorizeError;
 import com.example.identity.support.WebClient;
 
 /**

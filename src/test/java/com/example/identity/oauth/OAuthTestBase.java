@@ -16,15 +16,15 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.util.UriComponentsBuilder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.oauth.token.FamilyPauses;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The application on a fixed free port with {@code identity.issuer} set to it, so that relying-party

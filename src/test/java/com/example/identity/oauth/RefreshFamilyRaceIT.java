@@ -17,12 +17,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
 
 import com.example.identity.client.ClientService;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.oauth.token.FamilyPauses;
+import com.example.identity.oauth.token.RefreshTokenExchange;
 import com.example.identity.support.WebClient;
-
-import tools.jackson.databind.JsonNode;
 
 /**
  * Revocation racing rotation (decisions §12.4, RFC 9700 §4.14), played in a fixed order with the pause

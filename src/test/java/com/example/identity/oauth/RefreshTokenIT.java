@@ -15,17 +15,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import com.example.identity.client.ClientService;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.oauth.token.RefreshTokenExchange;
 import com.example.identity.support.WebClient;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
-
-import tools.jackson.databind.JsonNode;
 
 /**
  * Refresh tokens (decisions §12.4 and §12.5) over real HTTP, on whichever database the run uses: issued
@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
  * §4.14), bound to their client (OIDF oidcc-refresh-token), refusals in RFC 6749 §5.2's shape after the
  * legacy client checks, and concurrent refreshes of one token with exactly one success.
  */
-class RefreshTokenIT extends OAuthTestBase {
+public class RefreshTokenIT extends OAuthTestBase {
 
     ClientService.NewCredentials client;
     WebClient browser;

@@ -7,6 +7,11 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.SignedJWT;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -19,12 +24,8 @@ import com.example.identity.IdentityApplication;
 import com.example.identity.account.AccountService;
 import com.example.identity.client.ClientService;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.oauth.token.AuthorizationCodeExchange;
 import com.example.identity.support.WebClient;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jwt.SignedJWT;
 
 /** {@code identity.signing-key.location}: a PEM file signs; an unreadable one gives oidc_key_missing. */
 class SigningKeyLocationIT {

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
 
 import com.example.identity.crypto.Secrets;
+import com.example.identity.oauth.error.TokenError;
+import com.example.identity.oauth.token.AuthorizationCodeExchange;
 import com.example.identity.support.WebClient;
-
-import tools.jackson.databind.JsonNode;
 
 /** Every row of the token endpoint's error table (decisions §1), with its status, body and headers. */
 class TokenEndpointIT extends OAuthTestBase {

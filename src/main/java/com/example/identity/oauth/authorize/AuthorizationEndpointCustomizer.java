@@ -1,0 +1,66 @@
+package com.example.identity.oauth.authorize;
+
+import java.time.Clock;
+
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.stereotype.Component;
+
+import com.example.identity.Endpoints;
+import com.example.identity.consent.Consents;
+import com.example.identity.signin.PasswordChangeGate;
+import com.example.identity.signin.SecondStep;
+
+/**
+ * The authorization endpoint ({@code /oauth/authorize.php}): Spring Authorization Server's validation with this
+ * service's checks ({@link AuthorizeRequestChecks}: exact redirect URI, revoked client, scopes), its refusals
+ * ({@link AuthorizeErrorResponder}), then, in this order before the {@code AuthorizationFilter} (after
+ * {@link ClientAuthenticationCustomizer}'s filter there): OpenID Connect's request parameters
+ * ({@link AuthenticationRequestFilter}: {@code prompt}, {@code max_age}, {@code id_token_hint}, ...), the
+ * pending password change ({@link PasswordChangeGate}) and the consent of a third-party application
+ * ({@link ConsentFilter}: {@code offline_access} or {@code prompt=consent}).
+ */
+@Component
+public class AuthorizationEndpointCustomizer {
+
+    private final AuthorizeRequestChecks authorizeChecks;
+    private final AuthorizeErrorResponder authorizeErrors;
+    private final IdTokenHints idTokenHints;
+    private final SecondStep secondStep;
+    private final RegisteredClientRepository clients;
+    private final Consents consents;
+    private final Clock clock;
+
+    AuthorizationEndpointCustomizer(AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
+            IdTokenHints idTokenHints, SecondStep secondStep, RegisteredClientRepository clients, Consents consents,
+            Clock clock) {
+        this.authorizeChecks = authorizeChecks;
+        this.authorizeErrors = authorizeErrors;
+        this.idTokenHints = idTokenHints;
+        this.secondStep = secondStep;
+        this.clients = clients;
+        this.consents = consents;
+        this.clock = clock;
+    }
+
+    public void customize(HttpSecurity http) {
+        http
+            .oauth2AuthorizationServer(server -> server
+                .authorizationEndpoint(authorize -> authorize
+                    .authenticationProviders(providers -> providers.forEach(provider -> {
+                        if (provider instanceof OAuth2AuthorizationCodeRequestAuthenticationProvider codeRequests) {
+                            codeRequests.setAuthenticationValidator(authorizeChecks);
+                        }
+                    }))
+                    .errorResponseHandler(authorizeErrors)))
+            // after Spring Authorization Server validated the authorization request, before the login page
+            .addFilterBefore(new AuthenticationRequestFilter(Endpoints.AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints,
+                    secondStep, clock), AuthorizationFilter.class)
+            .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
+            // then the consent of a third-party application, offline_access or prompt=consent
+            .addFilterBefore(new ConsentFilter(Endpoints.AUTHORIZE_ENDPOINT, clients, consents, authorizeErrors, clock),
+                    AuthorizationFilter.class);
+    }
+}

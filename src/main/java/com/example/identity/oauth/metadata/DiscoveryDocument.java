@@ -1,0 +1,71 @@
+package com.example.identity.oauth.metadata;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.springframework.security.oauth2.server.authorization.oidc.OidcProviderConfiguration;
+
+import com.example.identity.Endpoints;
+import com.example.identity.oauth.authorize.AuthenticationRequestFilter;
+import com.example.identity.oauth.token.DeviceCodeRequests;
+
+/**
+ * {@code /.well-known/openid-configuration} says exactly what this server does, nothing more (decisions §12):
+ * the authorization, token, UserInfo, revocation, introspection, device authorization and end-session
+ * endpoints at their {@code .php} paths and the JWKS; the code flow, refresh tokens and the device grant;
+ * {@code client_secret_basic}, {@code client_secret_post} and {@code none} (native and device applications);
+ * PKCE with {@code S256}; RS256 id_tokens with the claims they can carry; the authorization request's
+ * parameters ({@code prompt}, {@code display}, {@code claims}, {@code acr_values}) and, as {@code false},
+ * request objects. Spring Authorization Server's other defaults (DPoP, mTLS, pushed authorization requests,
+ * dynamic registration) are not served here and therefore not announced. DiscoveryAndKeysIT checks the whole
+ * set of members and that every announced endpoint answers.
+ */
+public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
+
+    @Override
+    public void accept(OidcProviderConfiguration.Builder builder) {
+        builder.claims(claims -> {
+            Object issuer = claims.get("issuer");
+            Object authorize = claims.get("authorization_endpoint");
+            Object token = claims.get("token_endpoint");
+            Object jwks = claims.get("jwks_uri");
+            claims.clear();
+            claims.putAll(Map.of(
+                    "issuer", issuer,
+                    "authorization_endpoint", authorize,
+                    "token_endpoint", token,
+                    "jwks_uri", jwks,
+                    "scopes_supported", List.of("openid", "email", "profile", "offline_access"),
+                    "response_types_supported", List.of("code"),
+                    "response_modes_supported", List.of("query"),
+                    "grant_types_supported", List.of("authorization_code", "refresh_token",
+                            DeviceCodeRequests.GRANT_TYPE),
+                    "subject_types_supported", List.of("public"),
+                    "id_token_signing_alg_values_supported", List.of("RS256")));
+            // "none": native and device applications are public clients (decisions §16)
+            claims.put("token_endpoint_auth_methods_supported", List.of("client_secret_basic", "client_secret_post", "none"));
+            claims.put("device_authorization_endpoint", issuer + Endpoints.DEVICE);
+            claims.put("code_challenge_methods_supported", List.of("S256"));
+            // RP-initiated logout (LogoutEndpoint), at the issuer like the other endpoints
+            claims.put("end_session_endpoint", issuer + Endpoints.LOGOUT);
+            claims.put("userinfo_endpoint", issuer + Endpoints.USERINFO);
+            claims.put("revocation_endpoint", issuer + Endpoints.REVOKE);
+            claims.put("revocation_endpoint_auth_methods_supported",
+                    List.of("client_secret_basic", "client_secret_post", "none"));
+            claims.put("introspection_endpoint", issuer + Endpoints.INTROSPECT);
+            claims.put("introspection_endpoint_auth_methods_supported",
+                    List.of("client_secret_basic", "client_secret_post"));
+            claims.put("claims_supported",
+                    List.of("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "azp", "amr", "acr", "email",
+                            "email_verified", "name", "given_name"));
+            // the authorization request's parameters (decisions §12.2, AuthenticationRequestFilter)
+            claims.put("prompt_values_supported", List.of("none", "login", "consent"));
+            claims.put("display_values_supported", List.of("page", "popup"));
+            claims.put("claims_parameter_supported", true);
+            claims.put("acr_values_supported", List.of(AuthenticationRequestFilter.MFA));
+            claims.put("request_parameter_supported", false);
+            claims.put("request_uri_parameter_supported", false);
+        });
+    }
+}

@@ -1,0 +1,108 @@
+package com.example.identity.oauth.revocation;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenIntrospection;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2TokenIntrospectionAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.client.DatabaseRegisteredClientRepository;
+import com.example.identity.oauth.error.StandardError;
+import com.example.identity.oauth.token.RefreshTokens;
+import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.token.ApiTokenValidator.TokenCheck;
+import com.example.identity.token.TokenKind;
+import com.example.identity.token.TokenOwner;
+
+/**
+ * {@code POST /oauth/introspect.php} (RFC 7662, decisions §12.3), plugged into Spring Authorization
+ * Server's introspection endpoint as its provider, after the client authenticated. Any application with
+ * credentials may introspect an access token issued to any application (a game's back end validates its
+ * players' tokens this way): the same cached check as {@code /api/userinfo.php}. A refresh token is
+ * introspected only by the application it was issued to (it is that application's credential). Everything
+ * else is {@code {"active":false}} (RFC 7662 §2.2): unknown, expired or revoked tokens, of disabled accounts
+ * or revoked applications, another application's refresh token, and personal API tokens (they belong to a
+ * developer, not to an OAuth grant, and are no application's business).
+ */
+public final class TokenIntrospection implements AuthenticationProvider {
+
+    private final ApiTokenValidator accessTokens;
+    private final RefreshTokens refreshTokens;
+    private final AccountService accounts;
+    private final String issuer;
+    private final Clock clock;
+
+    public TokenIntrospection(ApiTokenValidator accessTokens, RefreshTokens refreshTokens, AccountService accounts,
+            String issuer, Clock clock) {
+        this.accessTokens = accessTokens;
+        this.refreshTokens = refreshTokens;
+        this.accounts = accounts;
+        this.issuer = issuer;
+        this.clock = clock;
+    }
+
+    @Override
+    public Authentication authenticate(Authentication authentication) {
+        var request = (OAuth2TokenIntrospectionAuthenticationToken) authentication;
+        var clientPrincipal = (OAuth2ClientAuthenticationToken) request.getPrincipal();
+        RegisteredClient client = clientPrincipal.getRegisteredClient();
+        if (DatabaseRegisteredClientRepository.isRevoked(client)) {
+            throw StandardError.invalidClient("La aplicacion esta revocada");
+        }
+        String token = request.getToken();
+        OAuth2TokenIntrospection claims = RefreshTokens.isWellFormed(token)
+                ? refreshToken(token, client.getClientId())
+                : accessToken(token);
+        return new OAuth2TokenIntrospectionAuthenticationToken(token, clientPrincipal, claims);
+    }
+
+    private OAuth2TokenIntrospection accessToken(String token) {
+        TokenCheck check = accessTokens.check(token);
+        TokenOwner owner = check.owner();
+        if (owner == null || owner.kind() != TokenKind.OAUTH) {
+            return OAuth2TokenIntrospection.builder(false).build();
+        }
+        var claims = OAuth2TokenIntrospection.builder(true)
+                .scope(String.join(" ", owner.scopes()))
+                .clientId(owner.clientId())
+                .tokenType("Bearer")
+                .subject("user:" + owner.userId())
+                .audience(owner.clientId())
+                .issuer(issuer);
+        if (check.issuedAt() != null) {
+            claims.issuedAt(check.issuedAt());
+        }
+        if (check.expiresAt() != null) {
+            claims.expiresAt(check.expiresAt());
+        }
+        return claims.build();
+    }
+
+    private OAuth2TokenIntrospection refreshToken(String token, String clientId) {
+        Instant now = clock.instant();
+        return refreshTokens.find(token)
+                .filter(r -> r.clientId().equals(clientId))
+                .filter(r -> !r.isRevoked() && !r.isRotated() && !r.isExpiredAt(now))
+                .filter(r -> accounts.findById(r.userId()).filter(u -> u.isEnabled()).isPresent())
+                .map(r -> OAuth2TokenIntrospection.builder(true)
+                        .scope(String.join(" ", r.scopes()))
+                        .clientId(r.clientId())
+                        .subject("user:" + r.userId())
+                        .audience(r.clientId())
+                        .issuer(issuer)
+                        .issuedAt(r.createdAt())
+                        .expiresAt(r.expiresAt())
+                        .build())
+                .orElseGet(() -> OAuth2TokenIntrospection.builder(false).build());
+    }
+
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return OAuth2TokenIntrospectionAuthenticationToken.class.isAssignableFrom(authentication);
+    }
+}

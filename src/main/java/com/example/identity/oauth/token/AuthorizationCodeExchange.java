@@ -1,0 +1,225 @@
+package com.example.identity.oauth.token;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.Principal;
+import java.time.Clock;
+import java.util.Base64;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2RefreshToken;
+import org.springframework.security.oauth2.core.OAuth2Token;
+import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.security.oauth2.core.oidc.OidcScopes;
+import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.context.AuthorizationServerContextHolder;
+import org.springframework.security.oauth2.server.authorization.token.DefaultOAuth2TokenContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.audit.AuditEvent;
+import com.example.identity.keys.SigningKeys;
+import com.example.identity.oauth.authorize.AuthorizeRequestChecks;
+import com.example.identity.oauth.error.TokenError;
+import com.example.identity.oauth.error.TokenErrorException;
+import com.example.identity.oauth.store.AuthorizationRecord;
+import com.example.identity.oauth.store.CodeAndOwner;
+import com.example.identity.oauth.store.DatabaseAuthorizationService;
+
+/**
+ * The steps of {@code /oauth/token.php} after the client authenticated ({@link ClientCredentialsChecks}),
+ * in the order of decisions §1: {@link ClientCredentialsChecks#redirectUriCheck},
+ * {@link ClientCredentialsChecks#revokedCheck}, {@link #codeLookup}, the used check (a reuse revokes every token of
+ * that code, {@link #reuseDetected}), {@link #expiryCheck}, {@link #signingKeyCheck} (before the code is spent), {@link #pkceCheck},
+ * then {@link #exchange}: the code is marked used by one conditional UPDATE in the same transaction that
+ * stores the access token, so of concurrent exchanges exactly one wins. Plugged into Spring
+ * Authorization Server's token endpoint as the provider of the authorization code grant; the tokens come
+ * from its {@link OAuth2TokenGenerator}.
+ */
+public class AuthorizationCodeExchange implements AuthenticationProvider {
+
+
+    private final DatabaseAuthorizationService authorizations;
+    private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
+    private final SigningKeys signingKeys;
+    private final RefreshTokens families;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+    private final ApplicationEventPublisher events;
+
+    public AuthorizationCodeExchange(DatabaseAuthorizationService authorizations,
+            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, RefreshTokens families,
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+        this.authorizations = authorizations;
+        this.tokenGenerator = tokenGenerator;
+        this.signingKeys = signingKeys;
+        this.families = families;
+        this.transactions = transactions;
+        this.clock = clock;
+        this.events = events;
+    }
+
+    @Override
+    public Authentication authenticate(Authentication authentication) {
+        var grant = (OAuth2AuthorizationCodeAuthenticationToken) authentication;
+        var clientPrincipal = (OAuth2ClientAuthenticationToken) grant.getPrincipal();
+        RegisteredClient client = clientPrincipal.getRegisteredClient();
+        ClientCredentialsChecks.redirectUriCheck(client, grant.getRedirectUri());
+        ClientCredentialsChecks.revokedCheck(client);
+        try {
+            // One transaction from the code's lookup to the access token's insert: one commit per exchange
+            // (on PostgreSQL each transaction is a BEGIN/COMMIT round trip). A refused exchange has written
+            // nothing; a reuse is handled after it, in a transaction of its own.
+            Spent spent = transactions.execute(status -> {
+                CodeAndOwner found = codeLookup(grant, client);
+                AuthorizationRecord record = found.record();
+                if (record.isUsed()) {
+                    return Spent.reuse(record);
+                }
+                expiryCheck(record);
+                signingKeyCheck(record);
+                pkceCheck(record, grant);
+                if (!found.owner().isEnabled()) {
+                    throw TokenError.INVALID_CODE.exception();
+                }
+                return exchange(record, grant, client, found.owner());
+            });
+            if (spent.accessToken() == null) {
+                reuseDetected(spent.record());
+            }
+            return tokens(spent, clientPrincipal, client);
+        }
+        catch (TokenErrorException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw TokenError.internal(e);
+        }
+    }
+
+    /** What the exchange's transaction did: spent the code for an access token, or found it spent (a reuse). */
+    record Spent(AuthorizationRecord record, @Nullable OAuth2AccessToken accessToken,
+            @Nullable OAuth2RefreshToken refreshToken, DefaultOAuth2TokenContext.@Nullable Builder context,
+            @Nullable OAuth2Authorization authorization) {
+
+        static Spent reuse(AuthorizationRecord record) {
+            return new Spent(record, null, null, null, null);
+        }
+    }
+
+    /**
+     * The code must exist for this client and this redirect URI: else {@code Código de autorización inválido}.
+     * Read with its owner in one statement.
+     */
+    CodeAndOwner codeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
+        return authorizations.findWithOwnerByCode(grant.getCode())
+                .filter(found -> found.record().clientId().equals(client.getClientId()))
+                .filter(found -> found.record().redirectUri().equals(grant.getRedirectUri()))
+                .orElseThrow(TokenError.INVALID_CODE::exception);
+    }
+
+    void expiryCheck(AuthorizationRecord record) {
+        if (record.isExpiredAt(clock.instant())) {
+            throw TokenError.CODE_EXPIRED.exception();
+        }
+    }
+
+    /** With {@code openid}, a usable RS256 key is needed; checked before the code is spent. */
+    void signingKeyCheck(AuthorizationRecord record) {
+        if (record.scopes().contains(OidcScopes.OPENID) && !signingKeys.canSign()) {
+            throw TokenError.OIDC_KEY_MISSING.exception();
+        }
+    }
+
+    /**
+     * RFC 7636 with {@code S256} only: a code issued with a challenge needs its verifier, and a verifier
+     * for a code issued without one is refused (no PKCE downgrade, RFC 9700 §2.1.1). A verifier must have
+     * the syntax of RFC 7636 §4.1 (43 to 128 unreserved characters), whatever its digest.
+     */
+    void pkceCheck(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant) {
+        Object verifier = grant.getAdditionalParameters().get(PkceParameterNames.CODE_VERIFIER);
+        if (verifier != null && !(verifier instanceof String v && AuthorizeRequestChecks.CODE_CHALLENGE.matcher(v).matches())) {
+            throw TokenError.INVALID_CODE_VERIFIER.exception();
+        }
+        if (record.codeChallenge() == null) {
+            if (verifier != null) {
+                throw TokenError.INVALID_CODE_VERIFIER.exception();
+            }
+            return;
+        }
+        if (!(verifier instanceof String v) || !"S256".equals(record.codeChallengeMethod())
+                || !MessageDigest.isEqual(s256(v).getBytes(StandardCharsets.US_ASCII),
+                        record.codeChallenge().getBytes(StandardCharsets.US_ASCII))) {
+            throw TokenError.INVALID_CODE_VERIFIER.exception();
+        }
+    }
+
+    /**
+     * Spends the code and stores the access token, inside the exchange's transaction: the code is marked
+     * used by one conditional UPDATE, so of concurrent exchanges exactly one wins; a lost race is a reuse.
+     */
+    Spent exchange(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant,
+            RegisteredClient client, AccountPrincipal user) {
+        OAuth2Authorization authorization = DatabaseAuthorizationService.toAuthorization(record, client, user,
+                grant.getCode());
+        DefaultOAuth2TokenContext.Builder context = DefaultOAuth2TokenContext.builder()
+                .registeredClient(client)
+                .principal(authorization.getAttribute(Principal.class.getName()))
+                .authorizationServerContext(AuthorizationServerContextHolder.getContext())
+                .authorization(authorization)
+                .authorizedScopes(authorization.getAuthorizedScopes())
+                .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+                .authorizationGrant(grant);
+        if (!authorizations.markCodeUsed(record.id())) {
+            return Spent.reuse(record);
+        }
+        var accessToken = (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
+        // with offline_access only (RefreshTokenGenerator); in the same transaction as the access token
+        var refreshToken = (OAuth2RefreshToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.REFRESH_TOKEN).build());
+        return new Spent(record, accessToken, refreshToken, context, authorization);
+    }
+
+    /** The answer: the access token, and an {@code id_token} (signed after the commit) when {@code openid} was granted. */
+    private Authentication tokens(Spent spent, OAuth2ClientAuthenticationToken clientPrincipal, RegisteredClient client) {
+        return IssuedTokens.answer(tokenGenerator, spent.context(), spent.authorization().getAuthorizedScopes(), client,
+                clientPrincipal, spent.accessToken(), spent.refreshToken());
+    }
+
+    /**
+     * A second use is refused, and every token issued from that code is revoked (RFC 6749 §4.1.2, decisions
+     * §1): its whole family, the access tokens and the refresh tokens, those rotated from it included;
+     * record it, refuse. The answer is the same whatever was revoked.
+     */
+    private void reuseDetected(AuthorizationRecord record) {
+        int revoked = families.revokeFamily(record.id());
+        events.publishEvent(new AuditEvent(AuditEvent.Type.CODE_REUSE_DETECTED,
+                "autorización " + record.id() + " de usuario #" + record.userId() + "; tokens revocados: " + revoked,
+                record.clientId()));
+        throw TokenError.CODE_ALREADY_USED.exception();
+    }
+
+    public static String s256(String verifier) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        }
+        catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return OAuth2AuthorizationCodeAuthenticationToken.class.isAssignableFrom(authentication);
+    }
+}

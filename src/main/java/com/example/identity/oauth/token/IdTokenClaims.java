@@ -1,0 +1,55 @@
+package com.example.identity.oauth.token;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
+import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.oauth.authorize.AuthenticationRequestFilter;
+import com.example.identity.oauth.store.DatabaseAuthorizationService;
+import com.example.identity.oauth.userinfo.UserInfoClaims;
+
+/**
+ * The claims of an {@code id_token} (specification §2.6) on top of what Spring Authorization Server's
+ * {@code JwtGenerator} sets ({@code iss}, {@code aud}, {@code exp}, {@code iat}, {@code nonce}):
+ * {@code sub} = {@code user:<id>}, {@code auth_time} (when the user logged in), {@code amr} (RFC 8176, how:
+ * {@code ["pwd"]} for a password; {@code ["pwd","otp","mfa"]} and so on with a second factor), {@code acr}
+ * {@code mfa} when a second factor was used, {@code email} and {@code email_verified} with scope
+ * {@code email}, {@code name} and {@code given_name} with scope {@code profile}, and each of those four also
+ * when the {@code claims} parameter asked for it in the id_token (UserInfoClaims#userClaims).
+ */
+public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
+
+    @Override
+    public void customize(JwtEncodingContext context) {
+        if (!OidcParameterNames.ID_TOKEN.equals(context.getTokenType().getValue())
+                || !(context.getPrincipal().getPrincipal() instanceof AccountPrincipal user)) {
+            return;
+        }
+        var claims = context.getClaims();
+        claims.subject(user.subject());
+        if (context.getAuthorization() != null
+                && context.getAuthorization().getAttribute(DatabaseAuthorizationService.AUTH_TIME) instanceof Instant authTime) {
+            claims.claim("auth_time", authTime.getEpochSecond());
+        }
+        var authorization = context.getAuthorization();
+        if (authorization != null && authorization.getAttribute(DatabaseAuthorizationService.AMR) instanceof List<?> amr
+                && !amr.isEmpty()) {
+            claims.claim("amr", amr);
+            if (amr.contains(AuthenticationRequestFilter.MFA)) {
+                // OIDC Core §2: the class of the login, as acr_values asks for it
+                claims.claim("acr", AuthenticationRequestFilter.MFA);
+            }
+        }
+        Set<?> requested = authorization != null
+                && authorization.getAttribute(DatabaseAuthorizationService.ID_TOKEN_CLAIMS) instanceof Set<?> names
+                ? names : Set.of();
+        // the same user claims as the UserInfo answer
+        UserInfoClaims.userClaims(context.getAuthorizedScopes(), requested, user.correo(), user.primerNombre())
+                .forEach(claims::claim);
+    }
+}

@@ -1,0 +1,51 @@
+package com.example.identity.oauth.token;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.settings.OAuth2TokenFormat;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.oauth.store.DatabaseAuthorizationService;
+import com.example.identity.token.ApiTokenService;
+
+/**
+ * Access tokens of {@code /oauth/token.php} are API tokens (specification §2.5, decisions §5): 64 hex
+ * characters from 32 random bytes, stored by the token service as kind {@code oauth} with the client, the
+ * scopes, the authorization they came from and an expiry, so they work at {@code /api/userinfo.php}.
+ */
+public class ReferenceAccessTokenGenerator implements OAuth2TokenGenerator<OAuth2AccessToken> {
+
+    private final ApiTokenService tokens;
+    private final Clock clock;
+
+    public ReferenceAccessTokenGenerator(ApiTokenService tokens, Clock clock) {
+        this.tokens = tokens;
+        this.clock = clock;
+    }
+
+    @Override
+    public @Nullable OAuth2AccessToken generate(OAuth2TokenContext context) {
+        if (!OAuth2TokenType.ACCESS_TOKEN.equals(context.getTokenType())
+                || !OAuth2TokenFormat.REFERENCE.equals(context.getRegisteredClient().getTokenSettings().getAccessTokenFormat())
+                || context.getAuthorization() == null
+                || !(context.getPrincipal().getPrincipal() instanceof AccountPrincipal user)) {
+            return null;
+        }
+        Duration ttl = context.getRegisteredClient().getTokenSettings().getAccessTokenTimeToLive();
+        Instant issuedAt = clock.instant();
+        Set<String> userInfoClaims = context.getAuthorization().getAttribute(DatabaseAuthorizationService.USERINFO_CLAIMS);
+        String value = tokens.issueForClient(user.id(), context.getRegisteredClient().getClientId(),
+                context.getAuthorizedScopes(), context.getAuthorization().getId(),
+                userInfoClaims == null ? Set.of() : userInfoClaims, ttl);
+        return new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, value, issuedAt, issuedAt.plus(ttl),
+                context.getAuthorizedScopes());
+    }
+}

@@ -1,0 +1,50 @@
+package com.example.identity.oauth.token;
+
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.csrf.CsrfFilter;
+import org.springframework.stereotype.Component;
+
+import com.example.identity.Endpoints;
+import com.example.identity.oauth.error.TokenResponses;
+
+/**
+ * The token endpoint ({@code /oauth/token.php}), every grant: the method check ({@link TokenEndpointMethodCheck},
+ * before the CSRF filter), the refresh and device code requests beside Spring Authorization Server's code
+ * request, the three grants' providers ({@link AuthorizationCodeExchange}: redirect URI, revoked, code, used,
+ * expired, key, PKCE; {@link RefreshTokenExchange}; {@link DeviceCodeExchange}) and the answers
+ * ({@link TokenResponses}). Applied first: {@link ClientAuthenticationCustomizer} places its filter before the
+ * method check.
+ */
+@Component
+public class TokenEndpointCustomizer {
+
+    private final AuthorizationCodeExchange codeExchange;
+    private final RefreshTokenExchange refreshExchange;
+    private final DeviceCodeExchange deviceExchange;
+    private final TokenResponses responses;
+
+    TokenEndpointCustomizer(AuthorizationCodeExchange codeExchange, RefreshTokenExchange refreshExchange,
+            DeviceCodeExchange deviceExchange, TokenResponses responses) {
+        this.codeExchange = codeExchange;
+        this.refreshExchange = refreshExchange;
+        this.deviceExchange = deviceExchange;
+        this.responses = responses;
+    }
+
+    public void customize(HttpSecurity http) {
+        http
+            .oauth2AuthorizationServer(server -> server
+                .tokenEndpoint(token -> token
+                    .accessTokenRequestConverter(new RefreshTokenRequests())
+                    .accessTokenRequestConverter(new DeviceCodeRequests())
+                    .authenticationProviders(providers -> {
+                        providers.clear();
+                        providers.add(codeExchange);
+                        providers.add(refreshExchange);
+                        providers.add(deviceExchange);
+                    })
+                    .accessTokenResponseHandler(responses)
+                    .errorResponseHandler(responses)))
+            .addFilterBefore(new TokenEndpointMethodCheck(Endpoints.TOKEN_ENDPOINT, responses), CsrfFilter.class);
+    }
+}

@@ -1,0 +1,278 @@
+package com.example.identity.oauth.token;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
+import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.util.UriComponentsBuilder;
+import org.springframework.web.util.UriUtils;
+
+import com.example.identity.Endpoints;
+import com.example.identity.client.DatabaseRegisteredClientRepository;
+import com.example.identity.oauth.error.StandardError;
+import com.example.identity.oauth.error.TokenError;
+
+/**
+ * The first steps of {@code /oauth/token.php}, run as Spring Authorization Server's client
+ * authentication converter so that they come before the client is looked up, in the order of decisions
+ * §1: {@link #grantTypeCheck}, {@link #requiredParametersCheck} ({@code Faltan parámetros obligatorios},
+ * then {@code Parámetro repetido}), {@link #singleAuthenticationCheck} (RFC 6749 §2.3: one method per
+ * request, so HTTP Basic and a form {@code client_secret} together are a repeated parameter), then reading
+ * the client's credentials from HTTP Basic ({@code client_secret_basic}) or the form
+ * ({@code client_secret_post}). A malformed Basic header counts as Basic for the mandatory parameters and
+ * is refused as {@code client_id inválido} only after them.
+ *
+ * <p>A bean, but deliberately not an {@code AuthenticationConverter}: the authorization server's chain
+ * configures a resource server for its OIDC endpoints, and Spring Security's resource server takes any
+ * {@code AuthenticationConverter} bean as its bearer token converter, for every request of the chain. The
+ * chain plugs in {@link #convert} as a method reference.
+ *
+ * <p>Only form parameters count: a parameter in the query string is ignored, so secrets and codes in
+ * URLs are not honoured.
+ */
+public class TokenRequestConverter {
+
+    private final RegisteredClientRepository clients;
+
+    public TokenRequestConverter(RegisteredClientRepository clients) {
+        this.clients = clients;
+    }
+
+    /** Whether {@code clientId} names a native (public) application; the lookup is the clients' cache. */
+    private boolean isPublicClient(String clientId) {
+        if (clientId == null || clientId.isEmpty() || clientId.length() > 100) {
+            return false;
+        }
+        RegisteredClient client = clients.findByClientId(clientId);
+        return client != null && DatabaseRegisteredClientRepository.isPublic(client);
+    }
+
+    static final String AUTHORIZATION_CODE = "authorization_code";
+    static final String REFRESH_TOKEN = "refresh_token";
+    private static final Set<String> GRANT_TYPES = Set.of(AUTHORIZATION_CODE, REFRESH_TOKEN,
+            DeviceCodeRequests.GRANT_TYPE);
+    /** What every grant sends once at most, checked with the client (the grant's own parameters after it). */
+    private static final List<String> CLIENT_PARAMETERS = List.of(OAuth2ParameterNames.GRANT_TYPE,
+            OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET);
+    private static final List<String> SINGLE_VALUED = List.of(OAuth2ParameterNames.GRANT_TYPE, OAuth2ParameterNames.CODE,
+            OAuth2ParameterNames.REDIRECT_URI, OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET,
+            "code_verifier");
+
+    Authentication convert(HttpServletRequest request) {
+        if (!Endpoints.TOKEN.equals(request.getRequestURI())) {
+            return convertStandard(request);
+        }
+        MultiValueMap<String, String> form = formParameters(request);
+        String grantType = grantTypeCheck(form);
+        BasicCredentials basic = basicCredentials(request);
+        // a public (native) application sends its client_id and no secret (decisions §16); for any other
+        // client a missing secret stays the legacy "Faltan parámetros obligatorios", in the legacy order
+        String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+        boolean publicClient = basic == null && (formSecret == null || formSecret.isEmpty())
+                && isPublicClient(form.getFirst(OAuth2ParameterNames.CLIENT_ID));
+        requiredParametersCheck(form, basic != null || publicClient, grantType);
+        singleAuthenticationCheck(form, basic != null);
+
+        String clientId;
+        String secret;
+        ClientAuthenticationMethod method;
+        if (basic != null) {
+            if (basic.malformed()) {
+                throw TokenError.INVALID_CLIENT_ID.exception();
+            }
+            clientId = basic.clientId();
+            secret = basic.secret();
+            method = ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
+            String formClientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+            if (formClientId != null && !formClientId.equals(clientId)) {
+                throw TokenError.INVALID_CLIENT_ID.exception();
+            }
+        }
+        else if (publicClient) {
+            clientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+            secret = null;
+            method = ClientAuthenticationMethod.NONE;
+        }
+        else {
+            clientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+            secret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+            method = ClientAuthenticationMethod.CLIENT_SECRET_POST;
+        }
+        Map<String, Object> parameters = new HashMap<>();
+        form.forEach((name, values) -> {
+            if (!name.equals(OAuth2ParameterNames.CLIENT_SECRET) && values.size() == 1) {
+                parameters.put(name, values.get(0));
+            }
+        });
+        return new OAuth2ClientAuthenticationToken(clientId, method, secret, parameters);
+    }
+
+    /**
+     * {@code grant_type} must be {@code authorization_code}, {@code refresh_token} (decisions §12.5) or
+     * {@code urn:ietf:params:oauth:grant-type:device_code} (decisions §16): else
+     * {@code grant_type inválido}.
+     *
+     * @return the grant type
+     */
+    static String grantTypeCheck(MultiValueMap<String, String> form) {
+        List<String> grantType = form.get(OAuth2ParameterNames.GRANT_TYPE);
+        if (grantType != null && grantType.size() > 1) {
+            throw TokenError.REPEATED_PARAMETER.exception();
+        }
+        if (grantType == null || !GRANT_TYPES.contains(grantType.get(0))) {
+            throw TokenError.INVALID_GRANT_TYPE.exception();
+        }
+        return grantType.get(0);
+    }
+
+    /**
+     * {@code code}, {@code redirect_uri}, {@code client_id} and {@code client_secret} are all mandatory,
+     * the last two unless the client authenticates with HTTP Basic ({@code Faltan parámetros
+     * obligatorios}). Then none may be sent twice ({@code Parámetro repetido}, the next row of the table).
+     */
+    static void requiredParametersCheck(MultiValueMap<String, String> form, boolean basic, String grantType) {
+        boolean code = AUTHORIZATION_CODE.equals(grantType);
+        Set<String> required = code
+                ? (basic ? Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI)
+                        : Set.of(OAuth2ParameterNames.CODE, OAuth2ParameterNames.REDIRECT_URI,
+                                OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET))
+                // the other grants: the client checks come first as for a code (decisions §12.5); their own
+                // parameters are checked after them, with the RFCs' errors (RefreshTokenRequests)
+                : (basic ? Set.of() : Set.of(OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET));
+        for (String name : required) {
+            String value = form.getFirst(name);
+            if (value == null || value.isEmpty()) {
+                throw TokenError.MISSING_PARAMETERS.exception();
+            }
+        }
+        for (String name : code ? SINGLE_VALUED : CLIENT_PARAMETERS) {
+            List<String> values = form.get(name);
+            if (values != null && values.size() > 1) {
+                throw TokenError.REPEATED_PARAMETER.exception();
+            }
+        }
+    }
+
+    /**
+     * The client's credentials at the endpoints added for standard clients ({@code /oauth/revoke.php},
+     * {@code /oauth/introspect.php}): HTTP Basic or the form's {@code client_id} and {@code client_secret},
+     * one way only (RFC 6749 §2.3), each once; refusals in the RFCs' shape ({@link StandardError}).
+     */
+    private Authentication convertStandard(HttpServletRequest request) {
+        MultiValueMap<String, String> form = formParameters(request);
+        for (String name : List.of(OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET)) {
+            List<String> values = form.get(name);
+            if (values != null && values.size() > 1) {
+                throw StandardError.invalidRequest("Parametro repetido: " + name);
+            }
+        }
+        BasicCredentials basic = basicCredentials(request);
+        String formClientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+        String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+        String clientId;
+        String secret;
+        ClientAuthenticationMethod method;
+        if (basic != null) {
+            if (basic.malformed() || (formClientId != null && !formClientId.equals(basic.clientId()))) {
+                throw StandardError.invalidClient("Autenticacion del cliente fallida");
+            }
+            if (formSecret != null && !formSecret.isEmpty()) {
+                throw StandardError.invalidRequest("El cliente se autentica de una sola forma");
+            }
+            clientId = basic.clientId();
+            secret = basic.secret();
+            method = ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
+        }
+        else if ((formSecret == null || formSecret.isEmpty())
+                && (Endpoints.REVOKE.equals(request.getRequestURI())
+                        || Endpoints.DEVICE.equals(request.getRequestURI()))
+                && isPublicClient(formClientId)) {
+            // a native or device application revokes its own tokens, and a device one starts the device flow,
+            // with its client_id alone (RFC 7009 §2.1, RFC 8628 §3.1, decisions §16); neither may introspect
+            // (RFC 7662 §2.1: the resource servers that do are confidential)
+            clientId = formClientId;
+            secret = null;
+            method = ClientAuthenticationMethod.NONE;
+        }
+        else {
+            if (formClientId == null || formClientId.isEmpty() || formSecret == null || formSecret.isEmpty()) {
+                throw StandardError.invalidClient("Faltan las credenciales del cliente");
+            }
+            clientId = formClientId;
+            secret = formSecret;
+            method = ClientAuthenticationMethod.CLIENT_SECRET_POST;
+        }
+        return new OAuth2ClientAuthenticationToken(clientId, method, secret, Map.of());
+    }
+
+    /**
+     * A client authenticates one way per request (RFC 6749 §2.3): HTTP Basic together with a non-empty
+     * form {@code client_secret} is refused as {@code Parámetro repetido}, whether or not the two agree.
+     * (A form {@code client_id} with Basic stays allowed, and must name the same client.)
+     */
+    static void singleAuthenticationCheck(MultiValueMap<String, String> form, boolean basic) {
+        String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
+        if (basic && formSecret != null && !formSecret.isEmpty()) {
+            throw TokenError.REPEATED_PARAMETER.exception();
+        }
+    }
+
+    /** The request's parameters that came in the form body, not in the query string. */
+    public static MultiValueMap<String, String> formParameters(HttpServletRequest request) {
+        Set<String> inQuery = request.getQueryString() == null ? Set.of()
+                : UriComponentsBuilder.newInstance().query(request.getQueryString()).build().getQueryParams().keySet();
+        MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
+        request.getParameterMap().forEach((name, values) -> {
+            if (!inQuery.contains(name)) {
+                form.put(name, List.of(values));
+            }
+        });
+        return form;
+    }
+
+    /**
+     * RFC 6749 §2.3.1: {@code Basic base64(urlencode(client_id) ":" urlencode(client_secret))}; null without
+     * a Basic header, {@link BasicCredentials#MALFORMED} when it cannot be read (refused later, in order).
+     */
+    private static BasicCredentials basicCredentials(HttpServletRequest request) {
+        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return null;
+        }
+        try {
+            String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+            int colon = decoded.indexOf(':');
+            if (colon <= 0) {
+                return BasicCredentials.MALFORMED;
+            }
+            return new BasicCredentials(UriUtils.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
+                    UriUtils.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8));
+        }
+        catch (IllegalArgumentException e) {
+            return BasicCredentials.MALFORMED;
+        }
+    }
+
+    private record BasicCredentials(String clientId, String secret) {
+
+        static final BasicCredentials MALFORMED = new BasicCredentials(null, null);
+
+        boolean malformed() {
+            return clientId == null;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package com.example.identity.oauth.userinfo;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.oidc.OidcScopes;
+import org.springframework.security.oauth2.core.oidc.OidcUserInfo;
+import org.springframework.security.oauth2.server.authorization.oidc.authentication.OidcUserInfoAuthenticationToken;
+
+import com.example.identity.oidc.RequestedClaims;
+import com.example.identity.token.BearerTokenAuthentication;
+import com.example.identity.token.TokenKind;
+import com.example.identity.token.TokenOwner;
+
+/**
+ * Step 2 of {@code /oauth/userinfo.php} (decisions §12.1), plugged into Spring Authorization Server's
+ * UserInfo endpoint as its authentication provider: the claims of the token's owner that its scopes (and the
+ * {@code claims} parameter of its authorization, OIDC Core §5.5) allow. Spring Authorization Server's own
+ * provider is not used because it reads the {@code id_token} back from the stored authorization, and this
+ * server stores no id_token: the answer is built from the token's cached row alone (the profile as it is
+ * now, like {@code /api/userinfo.php}), so a UserInfo call costs no database round trip either.
+ *
+ * <p>A token issued to an application without {@code openid}, and a personal API token, is valid but not
+ * for this endpoint: {@code insufficient_scope}. {@code email_verified} is {@code false}: no account has proved
+ * that it reads its mailbox (accounts are made by admins or imported); it becomes true for an account that
+ * does, when the service sends mail.
+ */
+public final class UserInfoClaims implements AuthenticationProvider {
+
+    @Override
+    public Authentication authenticate(Authentication authentication) {
+        var request = (OidcUserInfoAuthenticationToken) authentication;
+        if (!(request.getPrincipal() instanceof BearerTokenAuthentication bearer)) {
+            throw BearerTokenError.missing();
+        }
+        TokenOwner owner = bearer.owner();
+        if (owner.kind() != TokenKind.OAUTH || !owner.scopes().contains(OidcScopes.OPENID)) {
+            throw BearerTokenError.insufficientScope(OidcScopes.OPENID);
+        }
+        return new OidcUserInfoAuthenticationToken(bearer, new OidcUserInfo(claims(owner)));
+    }
+
+    /**
+     * {@code sub}; {@code email}, {@code email_verified} with scope email; {@code name}, {@code given_name} with
+     * profile; each of them also when the {@code claims} parameter asked for it in {@code userinfo}.
+     */
+    static Map<String, Object> claims(TokenOwner owner) {
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("sub", "user:" + owner.userId());
+        claims.putAll(userClaims(owner.scopes(), owner.userInfoClaims(), owner.correo(), owner.primerNombre()));
+        return claims;
+    }
+
+    /**
+     * The user claims that the granted scopes bring ({@code email}: {@code email} and {@code email_verified};
+     * {@code profile}: {@code name} and {@code given_name}), plus those of {@link RequestedClaims#KNOWN} named in
+     * {@code requested} (the {@code claims} parameter), each on its own; in that order. The id_token
+     * ({@link IdTokenClaims}) and the UserInfo answer share it.
+     */
+    public static Map<String, Object> userClaims(Set<String> scopes, Set<?> requested, String correo, String primerNombre) {
+        boolean email = scopes.contains(OidcScopes.EMAIL);
+        boolean profile = scopes.contains(OidcScopes.PROFILE);
+        Map<String, Object> claims = new LinkedHashMap<>();
+        if (email || requested.contains("email")) {
+            claims.put("email", correo);
+        }
+        if (email || requested.contains("email_verified")) {
+            claims.put("email_verified", false);
+        }
+        if (profile || requested.contains("name")) {
+            claims.put("name", primerNombre);
+        }
+        if (profile || requested.contains("given_name")) {
+            claims.put("given_name", primerNombre);
+        }
+        return claims;
+    }
+
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return OidcUserInfoAuthenticationToken.class.isAssignableFrom(authentication);
+    }
+}
