@@ -53,6 +53,13 @@ public final class Endpoints {
     public static final String API_TOKENS_ALL = "/api/tokens/**";
     /** The management routes of applications (decisions §11), bearer tokens of scope {@code gestion}. */
     public static final String API_CLIENTS_ALL = "/api/clients/**";
+    public static final String API_LIST_TOKENS = "/api/tokens/list.php";
+    public static final String API_REVOKE_TOKEN = "/api/tokens/revoke.php";
+    public static final String API_LIST_CLIENTS = "/api/clients/list.php";
+    public static final String API_CREATE_CLIENT = "/api/clients/create.php";
+    public static final String API_REVOKE_CLIENT = "/api/clients/revoke.php";
+    /** Everything under {@code /api/}: the JSON error shape of decisions §1 ({@code web/ErrorPages}). */
+    public static final String API_PREFIX = "/api/";
 
     // ----- Pages: the web chain (session, CSRF, Thymeleaf) -----
 
@@ -60,6 +67,9 @@ public final class Endpoints {
     public static final String ERROR = "/error";
     public static final String CSS_ALL = "/css/**";
     public static final String JS_ALL = "/js/**";
+    /** The stylesheets and scripts, as path prefixes. */
+    public static final String CSS_PREFIX = "/css/";
+    public static final String JS_PREFIX = "/js/";
     public static final String FAVICON = "/favicon.ico";
     /** The login page, where the form posts too. */
     public static final String LOGIN = "/login/";
@@ -80,6 +90,12 @@ public final class Endpoints {
     public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";
     public static final String ACCOUNT_TOTP = "/cuenta/seguridad/totp";
     public static final String ACCOUNT_PASSWORD = "/cuenta/contrasena";
+    /** The e-mail change's form (settings/AccountPagesController), checked with the current password. */
+    public static final String ACCOUNT_EMAIL = "/cuenta/correo";
+    /** A recent proof before a sensitive change (password, or the second factor). */
+    public static final String ACCOUNT_SECURITY_CONFIRM = ACCOUNT_SECURITY + "/confirmar";
+    public static final String ACCOUNT_TOTP_CODES = ACCOUNT_TOTP + "/codigos";
+    public static final String ACCOUNT_TOTP_DISABLE = ACCOUNT_TOTP + "/desactivar";
     /** The new address's confirmation link, opened on any device. */
     public static final String ACCOUNT_EMAIL_CONFIRM = "/cuenta/correo/confirmar";
     public static final String ACCOUNT_APPLICATIONS = "/cuenta/aplicaciones";
@@ -111,6 +127,29 @@ public final class Endpoints {
     public static final int API_CHAIN = 3;
     /** Everything else: the pages. */
     public static final int WEB_CHAIN = 4;
+
+    /** The JSON endpoints under /oauth/ and /.well-known/ (the authorization endpoint is a browser page). */
+    public static boolean isOAuthJson(String path) {
+        return (path.startsWith("/oauth/") && !path.startsWith(AUTHORIZE)) || path.startsWith("/.well-known/");
+    }
+
+    /** The endpoints of decisions §12 that answer standard clients in the RFCs' shape. */
+    public static boolean isStandardJson(String path) {
+        return path.equals(USERINFO) || path.equals(REVOKE) || path.equals(INTROSPECT);
+    }
+
+    // ----- The order of the servlet filters registered outside the security chains -----
+
+    /** The request id, first of all (web/RequestId). */
+    public static final int REQUEST_ID_FILTER = Ordered.HIGHEST_PRECEDENCE;
+    /** The token and userinfo endpoints' timers (ops/EndpointMetricsFilter), after the request id. */
+    public static final int ENDPOINT_METRICS_FILTER = Ordered.HIGHEST_PRECEDENCE + 10;
+    /** A parameter that cannot be decoded becomes the endpoint's own 400 (web/UndecodableParameters). */
+    public static final int UNDECODABLE_PARAMETERS_FILTER = Ordered.HIGHEST_PRECEDENCE + 15;
+    /** An unreachable database becomes the endpoint's own 503, before anything reads it (ops/DatabaseOutageFilter). */
+    public static final int DATABASE_OUTAGE_FILTER = Ordered.HIGHEST_PRECEDENCE + 20;
+    // Spring Session's SessionRepositoryFilter (its DEFAULT_ORDER) comes next: session/SessionConfig places
+    // its one-read-per-request scope just before it, then Spring Security's chains (Boot's default order).
 
     // ----- Request matchers of the authorization server chain -----
 

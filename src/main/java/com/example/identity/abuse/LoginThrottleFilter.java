@@ -36,12 +36,12 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
      * attempt is sent back to (each shows "Demasiados intentos fallidos..." for {@code ?bloqueado=1}).
      */
     static final Map<String, String> PASSWORD_FORMS = Map.of(
-            "/cuenta/contrasena", "/cuenta/contrasena",
-            "/cuenta/correo", "/cuenta/",
-            "/cuenta/seguridad/confirmar", "/cuenta/seguridad",
-            "/cuenta/seguridad/totp", "/cuenta/seguridad/totp",
-            "/cuenta/seguridad/totp/codigos", "/cuenta/seguridad",
-            "/cuenta/seguridad/totp/desactivar", "/cuenta/seguridad");
+            Endpoints.ACCOUNT_PASSWORD, Endpoints.ACCOUNT_PASSWORD,
+            Endpoints.ACCOUNT_EMAIL, Endpoints.ACCOUNT,
+            Endpoints.ACCOUNT_SECURITY_CONFIRM, Endpoints.ACCOUNT_SECURITY,
+            Endpoints.ACCOUNT_TOTP, Endpoints.ACCOUNT_TOTP,
+            Endpoints.ACCOUNT_TOTP_CODES, Endpoints.ACCOUNT_SECURITY,
+            Endpoints.ACCOUNT_TOTP_DISABLE, Endpoints.ACCOUNT_SECURITY);
 
     private final LoginThrottle throttle;
 

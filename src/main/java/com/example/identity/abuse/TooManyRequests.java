@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
 
+import com.example.identity.Endpoints;
 import com.example.identity.common.JsonContent;
 
 /** The 429 answer of a spent budget, in each endpoint family's own JSON shape, with {@code Retry-After}. */
@@ -28,7 +29,7 @@ public enum TooManyRequests {
     /** The shape of the client-authenticated OAuth endpoint that {@code request} is for. */
     public static TooManyRequests forOAuthEndpoint(jakarta.servlet.http.HttpServletRequest request) {
         String path = request.getRequestURI();
-        return path.equals("/oauth/revoke.php") || path.equals("/oauth/introspect.php") ? STANDARD : TOKEN_ENDPOINT;
+        return path.equals(Endpoints.REVOKE) || path.equals(Endpoints.INTROSPECT) ? STANDARD : TOKEN_ENDPOINT;
     }
 
     /** Writes the 429: {@code Retry-After} in seconds, {@code Cache-Control: no-store}, the JSON body. */

@@ -3,23 +3,24 @@ package com.example.identity.api;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.Caller;
-import com.example.identity.common.ListQuery;
 import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.client.OAuthClient;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.example.identity.common.ListQuery;
 
 /**
  * The JSON twins of the dashboard's application actions (decisions §11): list, create and revoke
@@ -36,19 +37,19 @@ class ClientManagementController {
         this.logoutUris = logoutUris;
     }
 
-    @GetMapping("/api/clients/list.php")
+    @GetMapping(Endpoints.API_LIST_CLIENTS)
     ResponseEntity<ClientList> list(Authentication authentication, HttpServletRequest request,
             HttpServletResponse response) {
         Caller caller = ApiCaller.require(authentication);
         ListQuery query = ApiPaging.query(request);
         var page = clients.page(caller, query);
-        ApiPaging.links(response, "/api/clients/list.php", query, page);
+        ApiPaging.links(response, Endpoints.API_LIST_CLIENTS, query, page);
         Map<String, List<String>> logout = logoutUris.of(page.getContent().stream().map(OAuthClient::getClientId).toList());
         return ApiJson.ok(new ClientList(true, page.getContent().stream()
                 .map(c -> ClientView.of(c, logout.get(c.getClientId()))).toList()));
     }
 
-    @PostMapping("/api/clients/create.php")
+    @PostMapping(Endpoints.API_CREATE_CLIENT)
     ResponseEntity<Created> create(Authentication authentication, HttpServletRequest request) {
         Caller caller = ApiCaller.require(authentication);
         String name = FormFields.single(request, "name");
@@ -70,7 +71,7 @@ class ClientManagementController {
         }
     }
 
-    @PostMapping("/api/clients/revoke.php")
+    @PostMapping(Endpoints.API_REVOKE_CLIENT)
     ResponseEntity<Map<String, Boolean>> revoke(Authentication authentication, HttpServletRequest request) {
         Caller caller = ApiCaller.require(authentication);
         String clientId = FormFields.single(request, "client_id");

@@ -9,6 +9,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.Names;
 import com.example.identity.token.ApiTokenService;
@@ -35,7 +36,7 @@ class TokenCreateController {
         this.tokens = tokens;
     }
 
-    @PostMapping("/api/tokens/create.php")
+    @PostMapping(Endpoints.API_CREATE_TOKEN)
     ResponseEntity<Created> create(Authentication caller, HttpServletRequest request) {
         if (!(caller.getPrincipal() instanceof AccountPrincipal user)) {
             throw ApiProblem.unauthorized(ApiSecurityConfig.NO_SESSION, null);

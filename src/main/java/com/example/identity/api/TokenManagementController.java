@@ -8,18 +8,19 @@ import java.util.Map;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.example.identity.Endpoints;
 import com.example.identity.account.Caller;
 import com.example.identity.common.ListQuery;
 import com.example.identity.token.ApiToken;
 import com.example.identity.token.ApiTokenService;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
  * The JSON twins of the dashboard's token actions (decisions §11): {@code GET /api/tokens/list.php} and
@@ -34,17 +35,17 @@ class TokenManagementController {
         this.tokens = tokens;
     }
 
-    @GetMapping("/api/tokens/list.php")
+    @GetMapping(Endpoints.API_LIST_TOKENS)
     ResponseEntity<TokenList> list(Authentication authentication, HttpServletRequest request,
             HttpServletResponse response) {
         Caller caller = ApiCaller.require(authentication);
         ListQuery query = ApiPaging.query(request);
         var page = tokens.page(caller, query);
-        ApiPaging.links(response, "/api/tokens/list.php", query, page);
+        ApiPaging.links(response, Endpoints.API_LIST_TOKENS, query, page);
         return ApiJson.ok(new TokenList(true, page.getContent().stream().map(TokenView::of).toList()));
     }
 
-    @PostMapping("/api/tokens/revoke.php")
+    @PostMapping(Endpoints.API_REVOKE_TOKEN)
     ResponseEntity<Map<String, Boolean>> revoke(Authentication authentication, HttpServletRequest request) {
         Caller caller = ApiCaller.require(authentication);
         if (!tokens.revokeAs(caller, id(request))) {

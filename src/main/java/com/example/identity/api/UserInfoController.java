@@ -1,13 +1,13 @@
 package com.example.identity.api;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-
+import com.example.identity.Endpoints;
 import com.example.identity.token.BearerTokenAuthentication;
 import com.example.identity.token.TokenOwner;
 
@@ -23,7 +23,7 @@ class UserInfoController {
 
     static final String MISSING = "Falta token Bearer";
 
-    @GetMapping("/api/userinfo.php")
+    @GetMapping(Endpoints.API_USERINFO)
     ResponseEntity<UserInfo> userinfo(Authentication caller) {
         if (!(caller instanceof BearerTokenAuthentication bearer)) {
             throw ApiProblem.unauthorized(MISSING, "Bearer");

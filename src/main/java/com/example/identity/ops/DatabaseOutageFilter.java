@@ -16,6 +16,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.transaction.TransactionException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import com.example.identity.Endpoints;
 import com.example.identity.common.JsonContent;
 import com.example.identity.web.RequestId;
 import com.example.identity.web.RestrictiveHeaders;
@@ -116,8 +117,9 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
     }
 
     static boolean goesOnDuringOutage(String path) {
-        return path.equals("/livez") || path.equals("/readyz") || path.startsWith("/css/") || path.startsWith("/js/")
-                || path.equals("/favicon.ico") || path.equals("/api/userinfo.php") || path.equals("/oauth/userinfo.php");
+        return path.equals(Endpoints.LIVEZ) || path.equals(Endpoints.READYZ) || path.startsWith(Endpoints.CSS_PREFIX)
+                || path.startsWith(Endpoints.JS_PREFIX) || path.equals(Endpoints.FAVICON)
+                || path.equals(Endpoints.API_USERINFO) || path.equals(Endpoints.USERINFO);
     }
 
     private static boolean hasDataAccessCause(Throwable failure) {
@@ -137,15 +139,15 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         RestrictiveHeaders.applyTo(response);
         byte[] body;
-        if (path.startsWith("/api/")) {
+        if (path.startsWith(Endpoints.API_PREFIX)) {
             response.setContentType(JsonContent.TYPE);
             body = API_BODY;
         }
-        else if (isStandardJson(path)) {
+        else if (Endpoints.isStandardJson(path)) {
             response.setContentType(JsonContent.TYPE);
             body = STANDARD_BODY;
         }
-        else if (isOAuthJson(path)) {
+        else if (Endpoints.isOAuthJson(path)) {
             response.setContentType(JsonContent.TYPE);
             body = OAUTH_BODY;
         }
@@ -156,17 +158,6 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
         }
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
-    }
-
-    /** The endpoints of decisions §12 that answer standard clients in the RFCs' shape. */
-    static boolean isStandardJson(String path) {
-        return path.equals("/oauth/userinfo.php") || path.equals("/oauth/revoke.php")
-                || path.equals("/oauth/introspect.php");
-    }
-
-    /** The JSON endpoints under /oauth/ (the authorization endpoint is a browser page), as web/ErrorPages has them. */
-    static boolean isOAuthJson(String path) {
-        return (path.startsWith("/oauth/") && !path.startsWith("/oauth/authorize.php")) || path.startsWith("/.well-known/");
     }
 
     /** Thrown where an answer would have been a 500 or a redirect while the database is down. */

@@ -1,12 +1,10 @@
 package com.example.identity.ops;
 
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 
 import com.example.identity.Endpoints;
@@ -51,14 +49,14 @@ class OperationsConfig {
         var registration = new FilterRegistrationBean<>(new EndpointMetricsFilter(registry));
         registration.addUrlPatterns(Endpoints.TOKEN);
         registration.addUrlPatterns(Endpoints.API_USERINFO, Endpoints.USERINFO);
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        registration.setOrder(Endpoints.ENDPOINT_METRICS_FILTER);
         return registration;
     }
 
     @Bean
     FilterRegistrationBean<DatabaseOutageFilter> databaseOutageFilter(DatabaseAvailability database) {
         var registration = new FilterRegistrationBean<>(new DatabaseOutageFilter(database));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
+        registration.setOrder(Endpoints.DATABASE_OUTAGE_FILTER);
         return registration;
     }
 }

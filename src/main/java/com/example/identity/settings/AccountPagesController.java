@@ -27,9 +27,9 @@ import com.example.identity.account.EmailChanges;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.mfa.SecondFactors;
-import com.example.identity.signin.SecondStep;
 import com.example.identity.passkey.Passkeys;
 import com.example.identity.session.OpenSessions;
+import com.example.identity.signin.SecondStep;
 
 /**
  * The account pages of decisions §17 that are not elsewhere: {@code /cuenta/} (who you are here, your
@@ -104,7 +104,7 @@ class AccountPagesController {
      * Asks to change the address: the password confirms it, a link to the new address completes it. Refused
      * with 429 and {@code Retry-After} past the budgets of {@link EmailChanges#request}.
      */
-    @PostMapping(Endpoints.ACCOUNT + "correo")
+    @PostMapping(Endpoints.ACCOUNT_EMAIL)
     String changeEmail(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String correo,
             @RequestParam(required = false) String contrasena, HttpServletResponse response, Model model) {
         try {
@@ -197,7 +197,7 @@ class AccountPagesController {
      * The password typed again, so that a session whose login is no longer recent may add a passkey
      * ({@link RecentLogin}); a wrong one counts as a failed login ({@link AccountService#passwordMatches}).
      */
-    @PostMapping(Endpoints.ACCOUNT_SECURITY + "/confirmar")
+    @PostMapping(Endpoints.ACCOUNT_SECURITY_CONFIRM)
     String confirmPassword(@AuthenticationPrincipal AccountPrincipal user,
             @RequestParam(required = false) String contrasena, HttpServletRequest request) {
         if (!accounts.passwordMatches(user.id(), contrasena)) {

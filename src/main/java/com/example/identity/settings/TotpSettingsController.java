@@ -21,9 +21,9 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
 import com.example.identity.mfa.SecondFactors;
+import com.example.identity.session.OpenSessions;
 import com.example.identity.signin.SecondStep;
 import com.example.identity.signin.SecondStepController;
-import com.example.identity.session.OpenSessions;
 
 /**
  * The second factor at {@code /cuenta/seguridad} (decisions §17): set up TOTP (QR code drawn on the
@@ -91,11 +91,11 @@ class TotpSettingsController {
         events.publishEvent(new SecondFactorAdded(user.id(), user.correo(), SecondFactorAdded.Factor.TOTP,
                 request.getSession().getId(), request.getRemoteAddr()));
         model.addAttribute("codes", codes);
-        model.addAttribute("next", "/cuenta/seguridad");
+        model.addAttribute("next", Endpoints.ACCOUNT_SECURITY);
         return "account/recovery-codes";
     }
 
-    @PostMapping(Endpoints.ACCOUNT_TOTP + "/codigos")
+    @PostMapping(Endpoints.ACCOUNT_TOTP_CODES)
     String newCodes(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String contrasena,
             HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
@@ -103,11 +103,11 @@ class TotpSettingsController {
             return "redirect:/cuenta/seguridad?contrasena=mal";
         }
         model.addAttribute("codes", factors.regenerateRecoveryCodes(user.id()));
-        model.addAttribute("next", "/cuenta/seguridad");
+        model.addAttribute("next", Endpoints.ACCOUNT_SECURITY);
         return "account/recovery-codes";
     }
 
-    @PostMapping(Endpoints.ACCOUNT_TOTP + "/desactivar")
+    @PostMapping(Endpoints.ACCOUNT_TOTP_DISABLE)
     String disable(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String contrasena,
             HttpServletRequest request) {
         if (!step.mayDisable(user)) {

@@ -31,7 +31,7 @@ class LoginController {
         this.clients = clients;
     }
 
-    @GetMapping("/login/")
+    @GetMapping(Endpoints.LOGIN)
     String loginPage(@RequestParam(required = false) String redirect,
             @RequestParam(required = false) String error,
             @RequestParam(required = false) String logout,

@@ -10,9 +10,10 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.authentication.AuthenticationFailureHandler;
 
+import com.example.identity.Endpoints;
+import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.PasswordHashingBusy;
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.common.LocalRedirect;
 
 /**
@@ -51,6 +52,6 @@ public class LoginFailureHandler implements AuthenticationFailureHandler {
             events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, actor));
         }
         response.sendRedirect(request.getContextPath()
-                + LocalRedirect.pageWithRedirect("/login/", "error", request.getParameter("redirect")));
+                + LocalRedirect.pageWithRedirect(Endpoints.LOGIN, "error", request.getParameter("redirect")));
     }
 }

@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 
+import com.example.identity.Endpoints;
 import com.example.identity.common.LocalRedirect;
 
 /**
@@ -23,6 +24,6 @@ public class LoginRedirectEntryPoint implements AuthenticationEntryPoint {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         String query = request.getQueryString();
         String back = query == null ? path : path + "?" + query;
-        response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect("/login/", null, back));
+        response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect(Endpoints.LOGIN, null, back));
     }
 }

@@ -22,8 +22,8 @@ import com.example.identity.common.LocalRedirect;
  */
 public class PasswordChangeGate extends OncePerRequestFilter {
 
-    private static final Set<String> OPEN = Set.of(Endpoints.ACCOUNT_PASSWORD, "/logout", "/login/", "/error",
-            "/favicon.ico");
+    private static final Set<String> OPEN = Set.of(Endpoints.ACCOUNT_PASSWORD, Endpoints.SIGN_OUT, Endpoints.LOGIN,
+            Endpoints.ERROR, Endpoints.FAVICON);
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -31,7 +31,7 @@ public class PasswordChangeGate extends OncePerRequestFilter {
         Authentication auth = SecurityContextHolder.getContext().getAuthentication();
         String path = request.getRequestURI().substring(request.getContextPath().length());
         if (auth != null && auth.getPrincipal() instanceof AccountPrincipal user && user.passwordChangeRequired()
-                && !OPEN.contains(path) && !path.startsWith("/css/") && !path.startsWith("/js/")) {
+                && !OPEN.contains(path) && !path.startsWith(Endpoints.CSS_PREFIX) && !path.startsWith(Endpoints.JS_PREFIX)) {
             String back = request.getQueryString() == null ? path : path + "?" + request.getQueryString();
             response.sendRedirect(request.getContextPath() + LocalRedirect.pageWithRedirect(Endpoints.ACCOUNT_PASSWORD,
                     null, "GET".equals(request.getMethod()) ? back : null));

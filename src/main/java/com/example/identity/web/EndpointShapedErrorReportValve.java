@@ -8,6 +8,7 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.springframework.http.HttpStatus;
 
+import com.example.identity.Endpoints;
 import com.example.identity.common.JsonContent;
 
 /**
@@ -30,11 +31,11 @@ public class EndpointShapedErrorReportValve extends ErrorReportValve {
         String path = path(request);
         String contentType;
         String body;
-        if (path.startsWith("/api/")) {
+        if (path.startsWith(Endpoints.API_PREFIX)) {
             contentType = JsonContent.TYPE;
             body = "{\"ok\":false,\"error\":\"" + message + "\"}";
         }
-        else if (ErrorPages.isOAuthJson(path)) {
+        else if (Endpoints.isOAuthJson(path)) {
             contentType = JsonContent.TYPE;
             body = "{\"error\":\"" + message + "\"}";
         }

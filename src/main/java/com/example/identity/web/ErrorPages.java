@@ -17,9 +17,9 @@ import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.servlet.View;
-
 import tools.jackson.databind.json.JsonMapper;
 
+import com.example.identity.Endpoints;
 import com.example.identity.common.JsonContent;
 
 /**
@@ -40,7 +40,7 @@ class ErrorPages implements ErrorController {
         this.json = json;
     }
 
-    @RequestMapping("/error")
+    @RequestMapping(Endpoints.ERROR)
     Object error(HttpServletRequest request) {
         HttpStatus status = status(request);
         String path = String.valueOf(request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI));
@@ -52,12 +52,12 @@ class ErrorPages implements ErrorController {
                     failure instanceof Throwable t ? t : null);
         }
         String message = message(status);
-        if (path.startsWith("/api/")) {
+        if (path.startsWith(Endpoints.API_PREFIX)) {
             return json(status, internal
                     ? Map.of("ok", false, "error", message, "detail", detail(requestId))
                     : Map.of("ok", false, "error", message));
         }
-        if (isOAuthJson(path)) {
+        if (Endpoints.isOAuthJson(path)) {
             return json(status, internal
                     ? Map.of("error", message, "detail", detail(requestId))
                     : Map.of("error", message));
@@ -68,11 +68,6 @@ class ErrorPages implements ErrorController {
         page.addObject("message", message);
         page.addObject("requestId", internal ? requestId : null);
         return page;
-    }
-
-    /** The JSON endpoints under /oauth/; the authorization endpoint is a browser page. */
-    static boolean isOAuthJson(String path) {
-        return (path.startsWith("/oauth/") && !path.startsWith("/oauth/authorize.php")) || path.startsWith("/.well-known/");
     }
 
     /**

@@ -8,10 +8,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.slf4j.MDC;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import com.example.identity.Endpoints;
 
 
 /**
@@ -20,7 +21,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * same failure carries, with no detail of the failure in the body itself.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE)
+@Order(Endpoints.REQUEST_ID_FILTER)
 public class RequestId extends OncePerRequestFilter {
 
     public static final String ATTRIBUTE = RequestId.class.getName();

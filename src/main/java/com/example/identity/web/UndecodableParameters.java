@@ -8,10 +8,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.apache.tomcat.util.http.InvalidParameterException;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import com.example.identity.Endpoints;
 
 /**
  * Refuses a request whose parameters the container cannot decode (a broken percent escape such as
@@ -28,7 +29,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * endpoint reads them anyway (a GET without a query string has none to parse).
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 15)
+@Order(Endpoints.UNDECODABLE_PARAMETERS_FILTER)
 public class UndecodableParameters extends OncePerRequestFilter {
 
     @Override

@@ -119,7 +119,7 @@ class LogoutEndpoint {
         if (user != null) {
             new SecurityContextLogoutHandler().logout(request, response, authentication);
         }
-        response.sendRedirect(back != null ? back : request.getContextPath() + "/login/?logout");
+        response.sendRedirect(back != null ? back : request.getContextPath() + Endpoints.LOGGED_OUT);
         return null;
     }
 
