@@ -1,0 +1,45 @@
+package com.example.identity.site;
+
+import static org.mockito.Mockito.mock;
+
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.Role;
+import com.example.identity.oauth.logout.ConfirmedLogoutRedirect;
+import com.example.identity.signin.PasskeyCustomizer;
+import com.example.identity.signin.PasswordLoginCustomizer;
+
+/**
+ * The pages' real security chain ({@link WebSecurityConfig}: access rules, the password change gate, the login
+ * redirect, CSRF, headers) for a {@code @WebMvcTest} of one page controller. A slice does not scan the chain's
+ * configuration, and the chain's two login customizers and its logout handler need the whole login (throttle,
+ * hashing, second step, passkeys, clients): they are inert mocks here, so a slice tests its controller behind
+ * the real rules, not the login itself ({@code signin/LoginIT} does).
+ */
+@TestConfiguration(proxyBeanMethods = false)
+@Import(WebSecurityConfig.class)
+public class WebChainSlice {
+
+    @Bean
+    PasswordLoginCustomizer passwordLogin() {
+        return mock(PasswordLoginCustomizer.class);
+    }
+
+    @Bean
+    PasskeyCustomizer passkeys() {
+        return mock(PasskeyCustomizer.class);
+    }
+
+    @Bean
+    ConfirmedLogoutRedirect confirmedLogout() {
+        return mock(ConfirmedLogoutRedirect.class);
+    }
+
+    /** A logged-in account of {@code role}, as the session holds it (no password hash). */
+    public static AccountPrincipal account(long id, Role role) {
+        return new AccountPrincipal(id, "Lucía", "persona" + id + "@example.com", role, true, false, null);
+    }
+}
