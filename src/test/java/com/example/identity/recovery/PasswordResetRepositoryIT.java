@@ -1,0 +1,102 @@
+package com.example.identity.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.data.jpa.test.autoconfigure.DataJpaTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The recovery links' own queries (migration V25) on the real schema: a JPA slice with Flyway, each test in a
+ * transaction rolled back at its end. Named {@code *IT} like {@code device/UserCodeGuessesIT}: it needs a
+ * database, and {@code .ci/run} runs it again on PostgreSQL.
+ */
+@DataJpaTest
+class PasswordResetRepositoryIT {
+
+    static final Instant NOW = Instant.parse("2025-05-05T10:00:00Z");
+
+    @Autowired
+    PasswordResetRepository resets;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    long ana;
+    long bea;
+
+    @BeforeEach
+    void twoAccounts() {
+        ana = account("ana-reset@example.com");
+        bea = account("bea-reset@example.com");
+    }
+
+    long account(String correo) {
+        jdbc.update("insert into users (primer_nombre, correo, password_hash, rol, enabled, created_at, updated_at)"
+                + " values ('Ana', ?, 'x', 'user', true, ?, ?)", correo, NOW.atOffset(java.time.ZoneOffset.UTC),
+                NOW.atOffset(java.time.ZoneOffset.UTC));
+        return jdbc.queryForObject("select id from users where correo = ?", Long.class, correo);
+    }
+
+    PasswordReset link(long userId, String digest, Instant created) {
+        return resets.saveAndFlush(new PasswordReset(userId, digest, created, created.plus(PasswordRecovery.LIFETIME)));
+    }
+
+    static String digest(char c) {
+        return String.valueOf(c).repeat(64);
+    }
+
+    @Test
+    void theHourlyCountTakesOnlyTheAccountsLinksSentAfterTheInstant() {
+        Instant hourAgo = NOW.minus(Duration.ofHours(1));
+        link(ana, digest('a'), hourAgo);                       // exactly an hour ago: no longer counted
+        link(ana, digest('b'), hourAgo.plusSeconds(1));
+        link(ana, digest('c'), NOW);
+        link(bea, digest('d'), NOW);
+        assertThat(resets.countSentSince(ana, hourAgo)).isEqualTo(2);
+        assertThat(resets.countSentSince(bea, hourAgo)).isEqualTo(1);
+    }
+
+    @Test
+    void aLinkIsFoundByItsDigest() {
+        var saved = link(ana, digest('a'), NOW);
+        assertThat(resets.findByTokenDigest(digest('a'))).get().extracting(PasswordReset::id).isEqualTo(saved.id());
+        assertThat(resets.findByTokenDigest(digest('z'))).isEmpty();
+    }
+
+    @Test
+    void aLinkIsSpentOnceAndNotAfterItsExpiry() {
+        var fresh = link(ana, digest('a'), NOW);
+        assertThat(resets.use(fresh.id(), NOW.plusSeconds(60))).isEqualTo(1);
+        assertThat(resets.use(fresh.id(), NOW.plusSeconds(61))).as("already used").isZero();
+        assertThat(resets.findById(fresh.id())).get().matches(r -> !r.isUsableAt(NOW.plusSeconds(62)));
+
+        var old = link(ana, digest('b'), NOW);
+        assertThat(resets.use(old.id(), NOW.plus(PasswordRecovery.LIFETIME))).as("expired exactly now").isZero();
+    }
+
+    @Test
+    void usingOneLinkEndsTheAccountsOtherLiveLinksOnly() {
+        var first = link(ana, digest('a'), NOW);
+        link(ana, digest('b'), NOW.plusSeconds(1));
+        var others = link(bea, digest('c'), NOW);
+        resets.use(first.id(), NOW.plusSeconds(2));
+        assertThat(resets.endAll(ana, NOW.plusSeconds(2))).as("the one not used yet").isEqualTo(1);
+        assertThat(resets.findByTokenDigest(digest('b'))).get().matches(r -> !r.isUsableAt(NOW.plusSeconds(3)));
+        assertThat(resets.findById(others.id())).get().matches(r -> r.isUsableAt(NOW.plusSeconds(3)));
+    }
+
+    @Test
+    void theRetentionJobDeletesLinksExpiredBeforeTheCutoff() {
+        link(ana, digest('a'), NOW.minus(Duration.ofHours(2)));   // expired 1 h 30 min before NOW
+        link(ana, digest('b'), NOW.minus(PasswordRecovery.LIFETIME)); // expires exactly at NOW: kept
+        link(ana, digest('c'), NOW);
+        assertThat(resets.deleteExpiredBefore(NOW)).isEqualTo(1);
+        assertThat(resets.count()).isEqualTo(2);
+    }
+}
