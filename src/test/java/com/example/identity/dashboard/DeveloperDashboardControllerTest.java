@@ -1,0 +1,193 @@
+package com.example.identity.dashboard;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.flash;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.model;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+import com.example.identity.IdentityProperties;
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.account.Caller;
+import com.example.identity.account.Role;
+import com.example.identity.client.ClientLogoutUris;
+import com.example.identity.client.ClientService;
+import com.example.identity.client.ClientType;
+import com.example.identity.site.WebChainSlice;
+import com.example.identity.token.ApiToken;
+import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
+
+/** {@code /dashboard/developer.php} and its actions: who may see it, each refusal's notice, secrets shown once. */
+@WebMvcTest(DeveloperDashboardController.class)
+@Import(WebChainSlice.class)
+class DeveloperDashboardControllerTest {
+
+    static final AccountPrincipal DEV = WebChainSlice.account(7, Role.DEVELOPER_API);
+
+    @Autowired
+    MockMvc mvc;
+
+    @MockitoBean
+    ApiTokenService tokens;
+    @MockitoBean
+    ClientService clients;
+    @MockitoBean
+    IdentityProperties properties;
+    @MockitoBean
+    Clock clock;
+    @MockitoBean
+    ClientLogoutUris logoutUris;
+
+    @Test
+    void aDeveloperSeesTheirDashboard() throws Exception {
+        when(properties.issuerUrl()).thenReturn("https://id.example.com");
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
+        mvc.perform(get("/dashboard/developer.php").with(user(DEV)))
+            .andExpect(status().isOk())
+            .andExpect(view().name("dashboard/developer"))
+            .andExpect(model().attribute("user", DEV))
+            .andExpect(model().attribute("tokens", List.of()))
+            .andExpect(model().attribute("clients", List.of()))
+            .andExpect(model().attribute("issuer", "https://id.example.com"))
+            .andExpect(model().attribute("example", (Object) null));
+        verify(tokens).listForOwner(7);
+        verify(clients).listForOwner(7);
+    }
+
+    @Test
+    void aUserIsRefusedAndAVisitorSentToTheLogin() throws Exception {
+        mvc.perform(get("/dashboard/developer.php").with(user(WebChainSlice.account(8, Role.USER))))
+            .andExpect(status().isForbidden());
+        mvc.perform(get("/dashboard/developer.php"))
+            .andExpect(redirectedUrl("/login/?redirect=%2Fdashboard%2Fdeveloper.php"));
+        mvc.perform(post("/dashboard/tokens/create").param("name", "juego").with(user(WebChainSlice.account(8, Role.USER))).with(csrf()))
+            .andExpect(status().isForbidden());
+        verify(tokens, never()).listForOwner(anyLong());
+        verify(tokens, never()).createPersonal(anyLong(), anyString(), any());
+    }
+
+    @Test
+    void aNewTokenIsShownInThePageItself() throws Exception {
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
+        ApiToken token = mock(ApiToken.class);
+        when(token.getName()).thenReturn("juego");
+        when(tokens.createPersonal(7, "juego", TokenScope.DEFAULT)).thenReturn(new ApiTokenService.IssuedToken("f".repeat(64), token));
+        mvc.perform(post("/dashboard/tokens/create").param("name", "juego").with(user(DEV)).with(csrf()))
+            .andExpect(status().isOk())
+            .andExpect(view().name("dashboard/developer"))
+            .andExpect(model().attribute("newToken", "f".repeat(64)))
+            .andExpect(model().attribute("newTokenName", "juego"))
+            .andExpect(content().string(containsString("f".repeat(64))))
+            .andExpect(flash().attributeCount(0));
+    }
+
+    @Test
+    void eachBadTokenRequestGetsItsNotice() throws Exception {
+        String[][] cases = {
+            { null, null, "Escribe un nombre para el token." },
+            { "x".repeat(101), null, "El nombre no puede pasar de 100 caracteres." },
+            { "a\u0007b", null, "El nombre no puede llevar caracteres de control." },
+            { "juego", "todo", "Elige un ámbito: perfil o gestión." },
+        };
+        for (String[] c : cases) {
+            var request = post("/dashboard/tokens/create").with(user(DEV)).with(csrf());
+            if (c[0] != null) {
+                request.param("name", c[0]);
+            }
+            if (c[1] != null) {
+                request.param("scope", c[1]);
+            }
+            mvc.perform(request)
+                .andExpect(redirectedUrl("/dashboard/developer.php#tokens"))
+                .andExpect(flash().attribute("tokenError", c[2]));
+        }
+        verify(tokens, never()).createPersonal(anyLong(), anyString(), any());
+    }
+
+    @Test
+    void revokingReturnsToTheAdminPageOnlyWhenAsked() throws Exception {
+        when(tokens.revokeAs(Caller.of(DEV), 5)).thenReturn(true);
+        mvc.perform(post("/dashboard/tokens/revoke").param("id", "5").with(user(DEV)).with(csrf()))
+            .andExpect(redirectedUrl("/dashboard/developer.php#tokens"))
+            .andExpect(flash().attribute("notice", "Token revocado."));
+        mvc.perform(post("/dashboard/tokens/revoke").param("id", "6").param("back", "/dashboard/admin.php").with(user(DEV)).with(csrf()))
+            .andExpect(redirectedUrl("/dashboard/admin.php#tokens"))
+            .andExpect(flash().attribute("notice", "No se encontró ese token."));
+        mvc.perform(post("/dashboard/clients/revoke").param("client_id", "c").param("back", "https://evil.example/").with(user(DEV)).with(csrf()))
+            .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
+            .andExpect(flash().attribute("notice", "No se encontró esa aplicación."));
+    }
+
+    @Test
+    void anApplicationIsRegisteredWithItsLogoutAddressesOneALine() throws Exception {
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
+        var created = new ClientService.NewCredentials("tienda-1", "s3cr3t", "Tienda", "https://tienda.example.com/cb");
+        when(clients.register(7, "Tienda", "https://tienda.example.com/cb",
+                List.of("https://tienda.example.com/a", "https://tienda.example.com/b"), ClientType.WEB)).thenReturn(created);
+        mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
+                .param("post_logout_redirect_uris", " https://tienda.example.com/a\r\n\r\nhttps://tienda.example.com/b \n")
+                .with(user(DEV)).with(csrf()))
+            .andExpect(status().isOk())
+            .andExpect(model().attribute("newClient", created))
+            .andExpect(model().attribute("newClientType", "web"))
+            .andExpect(content().string(containsString("s3cr3t")));
+    }
+
+    @Test
+    void aRefusedRegistrationKeepsTheForm() throws Exception {
+        mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
+                .param("type", "consola").with(user(DEV)).with(csrf()))
+            .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
+            .andExpect(flash().attribute("clientErrors", Map.of("type", "Tipo inválido: web, nativa o dispositivo")))
+            .andExpect(flash().attribute("clientForm", Map.of("name", "Tienda", "redirect_uri", "https://tienda.example.com/cb",
+                    "post_logout_redirect_uris", "", "type", "consola")));
+        verify(clients, never()).register(anyLong(), any(), any(), any(), any());
+    }
+
+    @Test
+    void aRotatedSecretIsShownOnceOrNoticedAsImpossible() throws Exception {
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
+        var rotated = new ClientService.NewCredentials("tienda-1", "n3w", "Tienda", "https://tienda.example.com/cb");
+        when(clients.rotateSecretAs(Caller.of(DEV), "tienda-1")).thenReturn(Optional.of(rotated));
+        mvc.perform(post("/dashboard/clients/rotate").param("client_id", "tienda-1").with(user(DEV)).with(csrf()))
+            .andExpect(status().isOk())
+            .andExpect(model().attribute("newClient", rotated));
+        mvc.perform(post("/dashboard/clients/rotate").param("client_id", "otra").with(user(DEV)).with(csrf()))
+            .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
+            .andExpect(flash().attribute("notice", "No se pudo rotar el secreto de esa aplicación."));
+    }
+
+    @Test
+    void everyActionNeedsTheCsrfToken() throws Exception {
+        mvc.perform(post("/dashboard/clients/revoke").param("client_id", "tienda-1").with(user(DEV)))
+            .andExpect(status().isForbidden());
+        verify(clients, never()).revokeAs(any(), anyString());
+    }
+}
