@@ -56,10 +56,10 @@ class ClientManagementController {
         String redirectUri = FormFields.single(request, "redirect_uri");
         // repeatable (decisions §12.7): every address a logout may come back to
         String[] logoutValues = request.getParameterValues("post_logout_redirect_uri");
-        // decisions §16: web (default), nativa or dispositivo
+        // decisions §16 and §21: web (default), nativa, dispositivo or servidor
         String typeName = FormFields.single(request, "type");
         ClientType type = typeName == null || typeName.isEmpty() ? ClientType.WEB : ClientType.parse(typeName)
-                .orElseThrow(() -> ApiProblem.badRequest("type inválido: web, nativa o dispositivo"));
+                .orElseThrow(() -> ApiProblem.badRequest("type inválido: web, nativa, dispositivo o servidor"));
         try {
             var created = clients.register(caller.userId(), name, redirectUri,
                     logoutValues == null ? List.of() : List.of(logoutValues), type);

@@ -9,6 +9,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.Endpoints;
 import com.example.identity.token.BearerTokenAuthentication;
+import com.example.identity.token.TokenKind;
 import com.example.identity.token.TokenOwner;
 
 /**
@@ -28,7 +29,18 @@ class UserInfoController {
         if (!(caller instanceof BearerTokenAuthentication bearer)) {
             throw ApiProblem.unauthorized(MISSING, "Bearer");
         }
+        if (speaksForNoUser(bearer)) {
+            throw ApiProblem.forbidden(ApiSecurityConfig.DENIED);
+        }
         return ApiJson.ok(profile(bearer.owner()));
+    }
+
+    /**
+     * A {@code servidor} application's own token (decisions §21): valid, but there is no player behind it, so
+     * the profile is not its owner's: 403 {@code Permiso denegado}.
+     */
+    static boolean speaksForNoUser(BearerTokenAuthentication bearer) {
+        return bearer.owner().kind() == TokenKind.SERVER;
     }
 
     /** The answer's body, here and in {@link UserInfoEndpointFilter} (which answers the GETs). */

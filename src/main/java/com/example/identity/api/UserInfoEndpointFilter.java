@@ -12,11 +12,10 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.core.context.SecurityContextHolderStrategy;
 import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.common.JsonContent;
 import com.example.identity.token.BearerTokenAuthentication;
-
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code GET /api/userinfo.php}, the games' hot path, answered at the end of its security filter chain,
@@ -46,7 +45,11 @@ final class UserInfoEndpointFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         Authentication caller = contexts.getContext().getAuthentication();
         byte[] body;
-        if (caller instanceof BearerTokenAuthentication bearer) {
+        if (caller instanceof BearerTokenAuthentication bearer && UserInfoController.speaksForNoUser(bearer)) {
+            response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+            body = json.writeValueAsBytes(new ApiJson.Error(false, ApiSecurityConfig.DENIED));
+        }
+        else if (caller instanceof BearerTokenAuthentication bearer) {
             response.setStatus(HttpServletResponse.SC_OK);
             body = json.writeValueAsBytes(UserInfoController.profile(bearer.owner()));
         }

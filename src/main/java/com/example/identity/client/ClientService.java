@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Optional;
 
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.stereotype.Service;
 import org.springframework.data.domain.Slice;
+import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.Caller;
-import com.example.identity.common.ListQuery;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.ListQuery;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 
@@ -69,10 +69,11 @@ public class ClientService {
             ClientType type) {
         String cleanName = validName(name);
         if (!type.hasRedirectUri()) {
-            // RFC 8628: a console is never redirected to; the user approves it at /activar
+            // RFC 8628: a console is never redirected to, the user approves it at /activar; a server logs
+            // nobody in (decisions §21)
             if (redirectUri != null && !redirectUri.isEmpty()) {
                 throw new InvalidRegistrationException("redirect_uri",
-                        "Una aplicación de tipo dispositivo no tiene redirect_uri");
+                        "Una aplicación de tipo " + type.value() + " no tiene redirect_uri");
             }
             redirectUri = null;
         }

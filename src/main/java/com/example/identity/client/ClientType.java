@@ -10,12 +10,14 @@ import com.example.identity.common.ValueConverter;
  * What kind of program an application is (decisions §16): a web site with a server that keeps a secret
  * ({@code web}), a native app a user runs, which cannot keep one ({@code nativa}, RFC 8252: a public
  * client with PKCE), or a console or TV with no browser nor keyboard ({@code dispositivo}, RFC 8628: a public
- * client of the device authorization grant, with no redirect URI).
+ * client of the device authorization grant, with no redirect URI), or a game's back end that calls the service as
+ * itself ({@code servidor}, decisions §21: confidential, the client credentials grant only, no redirect URI).
  */
 public enum ClientType {
     WEB("web"),
     NATIVE("nativa"),
-    DEVICE("dispositivo");
+    DEVICE("dispositivo"),
+    SERVER("servidor");
 
     private final String value;
 
@@ -37,7 +39,7 @@ public enum ClientType {
 
     /** Whether the application logs in through a browser redirect, so it has a redirect URI. */
     public boolean hasRedirectUri() {
-        return this != DEVICE;
+        return this != DEVICE && this != SERVER;
     }
 
     /** The type named {@code value} as the API and the dashboard spell it; empty for anything else. */

@@ -111,6 +111,16 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
         return ClientType.DEVICE.value().equals(client.getClientSettings().getSetting(TYPE));
     }
 
+    /** Whether the application is a game's back end of the client credentials grant (decisions §21). */
+    public static boolean isServer(RegisteredClient client) {
+        return ClientType.SERVER.value().equals(client.getClientSettings().getSetting(TYPE));
+    }
+
+    /** The id of the account that registered the application. */
+    public static long ownerOf(RegisteredClient client) {
+        return ((Number) client.getClientSettings().getSetting(OWNER)).longValue();
+    }
+
     /** Whether the application is a public client (native or device): no secret, its client id alone. */
     public static boolean isPublic(RegisteredClient client) {
         return isNative(client) || isDevice(client);
@@ -147,6 +157,11 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                     }
                 })
                 .authorizationGrantTypes(grants -> {
+                    if (client.getType() == ClientType.SERVER) {
+                        // a back end authenticates as itself, for itself: no user, no refresh (decisions §21)
+                        grants.add(AuthorizationGrantType.CLIENT_CREDENTIALS);
+                        return;
+                    }
                     // a device application logs in by the device flow only (RFC 8628), the others by a code
                     grants.add(client.getType().hasRedirectUri() ? AuthorizationGrantType.AUTHORIZATION_CODE
                             : AuthorizationGrantType.DEVICE_CODE);
@@ -157,7 +172,8 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                         uris.add(client.getRedirectUri());
                     }
                 })
-                .scopes(scopes -> scopes.addAll(SCOPES))
+                // a server's token speaks for no user: no user's scope may be asked for it
+                .scopes(scopes -> scopes.addAll(client.getType() == ClientType.SERVER ? Set.of() : SCOPES))
                 .clientSettings(ClientSettings.builder()
                         // PKCE S256 required of native applications (decisions §16); honoured when a web one sends it
                         .requireProofKey(client.getType() == ClientType.NATIVE)

@@ -62,11 +62,12 @@ class DeveloperDashboardController {
         model.addAttribute("clients", rows);
         // the integration help is written by the template from these: the web site's (endpoints, Spring Boot,
         // Node and Python examples) with the first active web application, never a public one, which has no
-        // secret to configure; and a launcher's or a console's for each active application of those types
+        // secret to configure; and a launcher's, a console's or a game server's for each active application of
+        // those types
         model.addAttribute("issuer", properties.issuerUrl());
         model.addAttribute("example", rows.stream()
                 .filter(row -> row.active() && ClientType.WEB.value().equals(row.type())).findFirst().orElse(null));
-        model.addAttribute("publicClients", rows.stream()
+        model.addAttribute("connectHelp", rows.stream()
                 .filter(row -> row.active() && !ClientType.WEB.value().equals(row.type())).toList());
         return VIEW;
     }
@@ -108,7 +109,7 @@ class DeveloperDashboardController {
             List<String> logout = logoutUris == null ? List.of()
                     : logoutUris.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
             ClientType clientType = type == null || type.isEmpty() ? ClientType.WEB : ClientType.parse(type)
-                    .orElseThrow(() -> new ClientService.InvalidRegistrationException("type", "Tipo inválido: web, nativa o dispositivo"));
+                    .orElseThrow(() -> new ClientService.InvalidRegistrationException("type", "Tipo inválido: web, nativa, dispositivo o servidor"));
             model.addAttribute("newClient", clients.register(user.id(), name, redirectUri, logout, clientType));
             model.addAttribute("newClientType", clientType.value());
             return dashboard(user, model);

@@ -183,11 +183,11 @@ class AuthorizationServerConfig {
         return new TokenRevocation(tokens, refreshTokens, events);
     }
 
-    /** Introspection (RFC 7662): any application's access tokens, its own refresh tokens. */
+    /** Introspection (RFC 7662): access tokens (a server: its owner's applications'), its own refresh tokens. */
     @Bean
-    TokenIntrospection tokenIntrospection(ApiTokenValidator tokens, RefreshTokens refreshTokens, AccountService accounts,
-            IdentityProperties properties, Clock clock) {
-        return new TokenIntrospection(tokens, refreshTokens, accounts, properties.issuerUrl(), clock);
+    TokenIntrospection tokenIntrospection(ApiTokenValidator tokens, RegisteredClientRepository clients,
+            RefreshTokens refreshTokens, AccountService accounts, IdentityProperties properties, Clock clock) {
+        return new TokenIntrospection(tokens, clients, refreshTokens, accounts, properties.issuerUrl(), clock);
     }
 
     /** The token endpoint's answers: the token response and every row of {@link TokenError}. */

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.data.domain.Slice;
@@ -91,13 +92,28 @@ public class ApiTokenService implements Purge {
      */
     public String issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
             Set<String> userInfoClaims, Duration ttl) {
+        return insert(TokenKind.OAUTH, ownerId, clientId, scopes, authorizationId, userInfoClaims, ttl);
+    }
+
+    /**
+     * An access token of the client credentials grant (decisions §21): a {@code servidor} application's own,
+     * for no user and no authorization; {@code ownerId} is the application's owner, whose applications' tokens
+     * it may introspect. One INSERT, like the others.
+     */
+    public String issueForServer(long ownerId, String clientId, Set<String> scopes, Duration ttl) {
+        return insert(TokenKind.SERVER, ownerId, clientId, scopes, null, Set.of(), ttl);
+    }
+
+    private String insert(TokenKind kind, long ownerId, String clientId, Set<String> scopes,
+            @Nullable String authorizationId, Set<String> userInfoClaims, Duration ttl) {
         Instant now = clock.instant();
         NewValue fresh = newValue();
         jdbc.update("""
                 insert into api_tokens (user_id, name, token_digest, prefix, kind, client_id, scopes, authorization_id,
                     userinfo_claims, created_at, expires_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", ownerId, "OAuth " + clientId, fresh.digest(), fresh.prefix(),
-                TokenKind.OAUTH.value(), clientId, String.join(" ", scopes), authorizationId,
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", ownerId,
+                (kind == TokenKind.SERVER ? "Servidor " : "OAuth ") + clientId, fresh.digest(), fresh.prefix(),
+                kind.value(), clientId, String.join(" ", scopes), authorizationId,
                 userInfoClaims.isEmpty() ? null : String.join(" ", userInfoClaims), Timestamp.from(now),
                 Timestamp.from(now.plus(ttl)));
         return fresh.value();

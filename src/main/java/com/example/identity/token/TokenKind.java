@@ -4,10 +4,15 @@ import jakarta.persistence.Converter;
 
 import com.example.identity.common.ValueConverter;
 
-/** A token made by its owner ({@code personal}) or issued to an OAuth client ({@code oauth}). */
+/**
+ * A token made by its owner ({@code personal}), issued to an OAuth client for a user ({@code oauth}), or issued
+ * to a {@code servidor} application for itself by the client credentials grant ({@code servidor}, decisions
+ * §21: its row names the application's owner, but it speaks for no user).
+ */
 public enum TokenKind {
     PERSONAL("personal"),
-    OAUTH("oauth");
+    OAUTH("oauth"),
+    SERVER("servidor");
 
     private final String value;
 

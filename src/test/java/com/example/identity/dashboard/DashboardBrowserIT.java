@@ -12,10 +12,10 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.web.util.UriComponentsBuilder;
 
-import com.example.identity.support.OAuthForms;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.BrowserTest;
 import com.example.identity.support.Chromium;
+import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
 
 /**
@@ -154,6 +154,38 @@ class DashboardBrowserIT extends BrowserTest {
         }
         Chromium.submit(browser, By.cssSelector("#client-form button[type=submit]"));
         return Chromium.find(browser, By.id("client-id")).getText();
+    }
+
+    /**
+     * A game server (decisions §21): registered without a redirect URI, its secret shown once with the client
+     * credentials example; the secret read off the page gets a token; the help stays after a reload.
+     */
+    @Test
+    void aGameServerGetsItsSecretOnceAndItsOwnHelp() {
+        login("dev@example.com", "dev-demo-password");
+        String server = register("servidor", "Servidor de partidas", null);
+
+        String secret = browser.findElement(By.id("client-secret")).getText();
+        assertThat(browser.findElement(By.cssSelector("#server-help .server-example")).getText())
+                .containsPattern("curl -s -u " + server + ":TU_CLIENT_SECRET \\S+/oauth/token.php -d grant_type=client_credentials")
+                .containsPattern("-H \"Authorization: Bearer TOKEN_DEL_SERVIDOR\" \\S+/oauth/introspect.php -d token=");
+        Chromium.screenshot(browser, "dashboard-server-new");
+        var granted = new WebClient(port).postForm("/oauth/token.php", java.util.Map.of("grant_type", "client_credentials",
+                "client_id", server, "client_secret", secret));
+        assertThat(granted.statusCode()).as(granted.body()).isEqualTo(200);
+        assertThat(granted.body()).startsWith("{\"access_token\":\"").endsWith("\"token_type\":\"Bearer\",\"expires_in\":3600}");
+
+        browser.get(base() + "/dashboard/developer.php");
+        By row = By.cssSelector("tr[data-client-id='" + server + "']");
+        assertThat(browser.findElement(row).findElements(By.cssSelector(".rotate-form"))).as("it has a secret").hasSize(1);
+        browser.findElement(row).findElement(By.cssSelector(".connect-link")).click();
+        var help = browser.findElement(By.id("app-help-" + server));
+        new WebDriverWait(browser, Duration.ofSeconds(5)).until(d -> help.getAttribute("open") != null);
+        assertThat(help.getAttribute("data-client-type")).isEqualTo("servidor");
+        assertThat(help.findElement(By.tagName("summary")).getText())
+                .isEqualTo("Cómo conectar «Servidor de partidas» (servidor de juego)");
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()", help);
+        Chromium.screenshot(browser, "dashboard-server-help");
     }
 
     @Test

@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import com.example.identity.support.WebClient;
-
-import tools.jackson.databind.JsonNode;
 
 class DiscoveryAndKeysIT extends OAuthTestBase {
 
@@ -26,7 +25,7 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
         assertThat(strings(doc, "scopes_supported")).containsExactly("openid", "email", "profile", "offline_access");
         assertThat(strings(doc, "response_types_supported")).containsExactly("code");
         assertThat(strings(doc, "grant_types_supported")).containsExactly("authorization_code", "refresh_token",
-                "urn:ietf:params:oauth:grant-type:device_code");
+                "urn:ietf:params:oauth:grant-type:device_code", "client_credentials");
         assertThat(strings(doc, "subject_types_supported")).containsExactly("public");
         assertThat(strings(doc, "id_token_signing_alg_values_supported")).containsExactly("RS256");
         assertThat(strings(doc, "token_endpoint_auth_methods_supported"))

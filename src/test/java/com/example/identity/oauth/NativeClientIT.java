@@ -9,17 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-
-import com.example.identity.account.Caller;
-import com.example.identity.client.ClientService;
-import com.example.identity.client.ClientType;
-import com.example.identity.support.ApiAssertions;
-import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
 import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
 import com.nimbusds.oauth2.sdk.AuthorizationRequest;
 import com.nimbusds.oauth2.sdk.AuthorizationResponse;
@@ -33,8 +22,18 @@ import com.nimbusds.oauth2.sdk.id.State;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
 import com.nimbusds.oauth2.sdk.token.Tokens;
-
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
+
+import com.example.identity.account.Caller;
+import com.example.identity.client.ClientService;
+import com.example.identity.client.ClientType;
+import com.example.identity.support.ApiAssertions;
+import com.example.identity.support.WebClient;
+import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
 
 /**
  * Native applications (decisions §16, RFC 8252) over real HTTP: a public client with no secret, PKCE S256
@@ -329,6 +328,6 @@ class NativeClientIT extends OAuthTestBase {
         assertThat(client.get("type").asString()).isEqualTo("nativa");
         ApiAssertions.assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "X",
                 "redirect_uri", "http://127.0.0.1/callback", "type", "consola"), "Authorization", auth), 400,
-                "type inválido: web, nativa o dispositivo");
+                "type inválido: web, nativa, dispositivo o servidor");
     }
 }

@@ -39,8 +39,9 @@ public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Bui
                     "scopes_supported", List.of("openid", "email", "profile", "offline_access"),
                     "response_types_supported", List.of("code"),
                     "response_modes_supported", List.of("query"),
+                    // client_credentials: servidor applications only (decisions §21)
                     "grant_types_supported", List.of("authorization_code", "refresh_token",
-                            DeviceCodeRequests.GRANT_TYPE),
+                            DeviceCodeRequests.GRANT_TYPE, "client_credentials"),
                     "subject_types_supported", List.of("public"),
                     "id_token_signing_alg_values_supported", List.of("RS256")));
             // "none": native and device applications are public clients (decisions §16)

@@ -3,12 +3,14 @@ package com.example.identity.oauth.revocation;
 import java.time.Clock;
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenIntrospection;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2TokenIntrospectionAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
@@ -28,18 +30,25 @@ import com.example.identity.token.TokenOwner;
  * else is {@code {"active":false}} (RFC 7662 §2.2): unknown, expired or revoked tokens, of disabled accounts
  * or revoked applications, another application's refresh token, and personal API tokens (they belong to a
  * developer, not to an OAuth grant, and are no application's business).
+ *
+ * <p>A {@code servidor} application (decisions §21), whether it authenticates with its secret or with its own
+ * access token ({@code token/BearerClientAuthentication}), sees the tokens issued to its owner's applications
+ * only: a game's back end validates its own game's players, not another developer's. A server's own token is
+ * introspected like any access token (no {@code sub}: it speaks for no user).
  */
 public final class TokenIntrospection implements AuthenticationProvider {
 
     private final ApiTokenValidator accessTokens;
+    private final RegisteredClientRepository clients;
     private final RefreshTokens refreshTokens;
     private final AccountService accounts;
     private final String issuer;
     private final Clock clock;
 
-    public TokenIntrospection(ApiTokenValidator accessTokens, RefreshTokens refreshTokens, AccountService accounts,
-            String issuer, Clock clock) {
+    public TokenIntrospection(ApiTokenValidator accessTokens, RegisteredClientRepository clients,
+            RefreshTokens refreshTokens, AccountService accounts, String issuer, Clock clock) {
         this.accessTokens = accessTokens;
+        this.clients = clients;
         this.refreshTokens = refreshTokens;
         this.accounts = accounts;
         this.issuer = issuer;
@@ -57,23 +66,28 @@ public final class TokenIntrospection implements AuthenticationProvider {
         String token = request.getToken();
         OAuth2TokenIntrospection claims = RefreshTokens.isWellFormed(token)
                 ? refreshToken(token, client.getClientId())
-                : accessToken(token);
+                : accessToken(token, DatabaseRegisteredClientRepository.isServer(client)
+                        ? DatabaseRegisteredClientRepository.ownerOf(client) : null);
         return new OAuth2TokenIntrospectionAuthenticationToken(token, clientPrincipal, claims);
     }
 
-    private OAuth2TokenIntrospection accessToken(String token) {
+    /** An access token; {@code onlyOfOwner}, for a server, the account whose applications' tokens it may see. */
+    private OAuth2TokenIntrospection accessToken(String token, @Nullable Long onlyOfOwner) {
         TokenCheck check = accessTokens.check(token);
         TokenOwner owner = check.owner();
-        if (owner == null || owner.kind() != TokenKind.OAUTH) {
+        if (owner == null || owner.kind() == TokenKind.PERSONAL
+                || (onlyOfOwner != null && !onlyOfOwner.equals(ownerOfClient(owner.clientId())))) {
             return OAuth2TokenIntrospection.builder(false).build();
         }
         var claims = OAuth2TokenIntrospection.builder(true)
                 .scope(String.join(" ", owner.scopes()))
                 .clientId(owner.clientId())
                 .tokenType("Bearer")
-                .subject("user:" + owner.userId())
                 .audience(owner.clientId())
                 .issuer(issuer);
+        if (owner.kind() == TokenKind.OAUTH) {
+            claims.subject("user:" + owner.userId());
+        }
         if (check.issuedAt() != null) {
             claims.issuedAt(check.issuedAt());
         }
@@ -81,6 +95,11 @@ public final class TokenIntrospection implements AuthenticationProvider {
             claims.expiresAt(check.expiresAt());
         }
         return claims.build();
+    }
+
+    private @Nullable Long ownerOfClient(@Nullable String clientId) {
+        RegisteredClient client = clientId == null ? null : clients.findByClientId(clientId);
+        return client == null ? null : DatabaseRegisteredClientRepository.ownerOf(client);
     }
 
     private OAuth2TokenIntrospection refreshToken(String token, String clientId) {

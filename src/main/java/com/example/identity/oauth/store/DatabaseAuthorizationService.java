@@ -76,6 +76,11 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
      */
     @Override
     public void save(OAuth2Authorization authorization) {
+        if (AuthorizationGrantType.CLIENT_CREDENTIALS.equals(authorization.getAuthorizationGrantType())) {
+            // a server's grant (decisions §21) has no user, no code, no refresh token, no family: its access
+            // token's row (api_tokens, kind servidor) is all there is to revoke, introspect or expire
+            return;
+        }
         OAuth2Authorization.Token<OAuth2AuthorizationCode> code = authorization.getToken(OAuth2AuthorizationCode.class);
         OAuth2AuthorizationRequest request = authorization.getAttribute(OAuth2AuthorizationRequest.class.getName());
         Authentication user = authorization.getAttribute(Principal.class.getName());

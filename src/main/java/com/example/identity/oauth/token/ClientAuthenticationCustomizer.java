@@ -1,6 +1,7 @@
 package com.example.identity.oauth.token;
 
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.stereotype.Component;
 
@@ -9,6 +10,7 @@ import com.example.identity.abuse.AuthenticatedClientFilter;
 import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.oauth.error.TokenResponses;
+import com.example.identity.token.ApiTokenValidator;
 
 /**
  * Client authentication, shared by the endpoints where a client authenticates (token, revocation,
@@ -24,13 +26,15 @@ import com.example.identity.oauth.error.TokenResponses;
 public class ClientAuthenticationCustomizer {
 
     private final TokenRequestConverter tokenRequests;
+    private final BearerClientAuthentication bearerClients;
     private final ClientCredentialsChecks clientChecks;
     private final TokenResponses responses;
     private final RateLimits limits;
 
     ClientAuthenticationCustomizer(TokenRequestConverter tokenRequests, ClientCredentialsChecks clientChecks,
-            TokenResponses responses, RateLimits limits) {
+            TokenResponses responses, RateLimits limits, ApiTokenValidator tokens, RegisteredClientRepository clients) {
         this.tokenRequests = tokenRequests;
+        this.bearerClients = new BearerClientAuthentication(tokens, clients);
         this.clientChecks = clientChecks;
         this.responses = responses;
         this.limits = limits;
@@ -42,10 +46,12 @@ public class ClientAuthenticationCustomizer {
                 .clientAuthentication(client -> client
                     .authenticationConverters(converters -> {
                         converters.clear();
+                        converters.add(bearerClients::convert);
                         converters.add(tokenRequests::convert);
                     })
                     .authenticationProviders(providers -> {
                         providers.clear();
+                        providers.add(bearerClients);
                         providers.add(clientChecks);
                     })
                     .errorResponseHandler(responses)))

@@ -31,6 +31,9 @@ public class ClientCredentialsChecks implements AuthenticationProvider {
     @Override
     public Authentication authenticate(Authentication authentication) {
         var request = (OAuth2ClientAuthenticationToken) authentication;
+        if (BearerClientAuthentication.ACCESS_TOKEN.equals(request.getClientAuthenticationMethod())) {
+            return null; // a server's own access token at introspection: BearerClientAuthentication's
+        }
         RegisteredClient client = clientIdCheck(request);
         secretCheck(client, request);
         return new OAuth2ClientAuthenticationToken(client, request.getClientAuthenticationMethod(),

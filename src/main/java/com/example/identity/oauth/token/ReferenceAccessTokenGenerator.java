@@ -6,13 +6,16 @@ import java.time.Instant;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.settings.OAuth2TokenFormat;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.oauth.store.DatabaseAuthorizationService;
 import com.example.identity.token.ApiTokenService;
 
@@ -34,8 +37,13 @@ public class ReferenceAccessTokenGenerator implements OAuth2TokenGenerator<OAuth
     @Override
     public @Nullable OAuth2AccessToken generate(OAuth2TokenContext context) {
         if (!OAuth2TokenType.ACCESS_TOKEN.equals(context.getTokenType())
-                || !OAuth2TokenFormat.REFERENCE.equals(context.getRegisteredClient().getTokenSettings().getAccessTokenFormat())
-                || context.getAuthorization() == null
+                || !OAuth2TokenFormat.REFERENCE.equals(context.getRegisteredClient().getTokenSettings().getAccessTokenFormat())) {
+            return null;
+        }
+        if (AuthorizationGrantType.CLIENT_CREDENTIALS.equals(context.getAuthorizationGrantType())) {
+            return serverToken(context);
+        }
+        if (context.getAuthorization() == null
                 || !(context.getPrincipal().getPrincipal() instanceof AccountPrincipal user)) {
             return null;
         }
@@ -45,6 +53,20 @@ public class ReferenceAccessTokenGenerator implements OAuth2TokenGenerator<OAuth
         String value = tokens.issueForClient(user.id(), context.getRegisteredClient().getClientId(),
                 context.getAuthorizedScopes(), context.getAuthorization().getId(),
                 userInfoClaims == null ? Set.of() : userInfoClaims, ttl);
+        return new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, value, issuedAt, issuedAt.plus(ttl),
+                context.getAuthorizedScopes());
+    }
+
+    /** A {@code servidor} application's own token (decisions §21); no other type is given the grant. */
+    private @Nullable OAuth2AccessToken serverToken(OAuth2TokenContext context) {
+        RegisteredClient client = context.getRegisteredClient();
+        if (!DatabaseRegisteredClientRepository.isServer(client)) {
+            return null;
+        }
+        Duration ttl = client.getTokenSettings().getAccessTokenTimeToLive();
+        Instant issuedAt = clock.instant();
+        String value = tokens.issueForServer(DatabaseRegisteredClientRepository.ownerOf(client), client.getClientId(),
+                context.getAuthorizedScopes(), ttl);
         return new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, value, issuedAt, issuedAt.plus(ttl),
                 context.getAuthorizedScopes());
     }

@@ -1,6 +1,9 @@
 package com.example.identity.oauth.token;
 
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.core.OAuth2Token;
+import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.stereotype.Component;
 
@@ -10,8 +13,9 @@ import com.example.identity.oauth.error.TokenResponses;
 /**
  * The token endpoint ({@code /oauth/token.php}), every grant: the method check ({@link TokenEndpointMethodCheck},
  * before the CSRF filter), the refresh and device code requests beside Spring Authorization Server's code
- * request, the three grants' providers ({@link AuthorizationCodeExchange}: redirect URI, revoked, code, used,
- * expired, key, PKCE; {@link RefreshTokenExchange}; {@link DeviceCodeExchange}) and the answers
+ * request, the four grants' providers ({@link AuthorizationCodeExchange}: redirect URI, revoked, code, used,
+ * expired, key, PKCE; {@link RefreshTokenExchange}; {@link DeviceCodeExchange}; Spring Authorization Server's
+ * own client credentials provider for {@code servidor} applications) and the answers
  * ({@link TokenResponses}). Applied first: {@link ClientAuthenticationCustomizer} places its filter before the
  * method check.
  */
@@ -21,13 +25,16 @@ public class TokenEndpointCustomizer {
     private final AuthorizationCodeExchange codeExchange;
     private final RefreshTokenExchange refreshExchange;
     private final DeviceCodeExchange deviceExchange;
+    private final ClientCredentialsGrant clientCredentials;
     private final TokenResponses responses;
 
     TokenEndpointCustomizer(AuthorizationCodeExchange codeExchange, RefreshTokenExchange refreshExchange,
-            DeviceCodeExchange deviceExchange, TokenResponses responses) {
+            DeviceCodeExchange deviceExchange, OAuth2AuthorizationService authorizations,
+            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, TokenResponses responses) {
         this.codeExchange = codeExchange;
         this.refreshExchange = refreshExchange;
         this.deviceExchange = deviceExchange;
+        this.clientCredentials = new ClientCredentialsGrant(authorizations, tokenGenerator);
         this.responses = responses;
     }
 
@@ -42,6 +49,7 @@ public class TokenEndpointCustomizer {
                         providers.add(codeExchange);
                         providers.add(refreshExchange);
                         providers.add(deviceExchange);
+                        providers.add(clientCredentials);
                     })
                     .accessTokenResponseHandler(responses)
                     .errorResponseHandler(responses)))

@@ -9,8 +9,10 @@ import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
@@ -63,8 +65,9 @@ public class TokenRequestConverter {
 
     static final String AUTHORIZATION_CODE = "authorization_code";
     static final String REFRESH_TOKEN = "refresh_token";
+    static final String CLIENT_CREDENTIALS = AuthorizationGrantType.CLIENT_CREDENTIALS.getValue();
     private static final Set<String> GRANT_TYPES = Set.of(AUTHORIZATION_CODE, REFRESH_TOKEN,
-            DeviceCodeRequests.GRANT_TYPE);
+            DeviceCodeRequests.GRANT_TYPE, CLIENT_CREDENTIALS);
     /** What every grant sends once at most, checked with the client (the grant's own parameters after it). */
     private static final List<String> CLIENT_PARAMETERS = List.of(OAuth2ParameterNames.GRANT_TYPE,
             OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET);
@@ -79,6 +82,7 @@ public class TokenRequestConverter {
         MultiValueMap<String, String> form = formParameters(request);
         String grantType = grantTypeCheck(form);
         BasicCredentials basic = basicCredentials(request);
+        serverGrantCheck(grantType, basic, form);
         // a public (native) application sends its client_id and no secret (decisions §16); for any other
         // client a missing secret stays the legacy "Faltan parámetros obligatorios", in the legacy order
         String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
@@ -137,6 +141,24 @@ public class TokenRequestConverter {
             throw TokenError.INVALID_GRANT_TYPE.exception();
         }
         return grantType.get(0);
+    }
+
+    /**
+     * {@code client_credentials} is a grant of {@code servidor} applications only (decisions §21): for any other
+     * client, or none, it stays what it always was at this endpoint, {@code grant_type inválido}, the first
+     * refusal of the legacy order, so no existing client sees a new answer. Whether the client id names a
+     * server is one lookup in the clients' cache; its secret is checked later, as for every grant.
+     */
+    private void serverGrantCheck(String grantType, @Nullable BasicCredentials basic, MultiValueMap<String, String> form) {
+        if (!CLIENT_CREDENTIALS.equals(grantType)) {
+            return;
+        }
+        String clientId = basic != null ? basic.clientId() : form.getFirst(OAuth2ParameterNames.CLIENT_ID);
+        RegisteredClient client = clientId == null || clientId.isEmpty() || clientId.length() > 100 ? null
+                : clients.findByClientId(clientId);
+        if (client == null || !DatabaseRegisteredClientRepository.isServer(client)) {
+            throw TokenError.INVALID_GRANT_TYPE.exception();
+        }
     }
 
     /**
