@@ -43,9 +43,8 @@ class GivenConsentsController {
 
     @PostMapping(Endpoints.ACCOUNT_APPLICATIONS + "/retirar")
     String withdraw(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(name = "client_id", required = false) String clientId) {
-        if (clientId != null) {
-            consents.withdraw(user.id(), clientId);
-        }
-        return "redirect:" + Endpoints.ACCOUNT_APPLICATIONS + "?retirada";
+        // "retirada" only when a consent went: an unknown application, or one withdrawn already, changes nothing
+        boolean withdrawn = clientId != null && consents.withdraw(user.id(), clientId);
+        return "redirect:" + Endpoints.ACCOUNT_APPLICATIONS + (withdrawn ? "?retirada" : "");
     }
 }

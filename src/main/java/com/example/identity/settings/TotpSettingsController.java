@@ -99,8 +99,11 @@ class TotpSettingsController {
     String newCodes(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String contrasena,
             HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-        if (!factors.hasTotp(user.id()) || !accounts.passwordMatches(user.id(), contrasena)) {
-            return "redirect:/cuenta/seguridad?contrasena=mal";
+        if (!factors.hasTotp(user.id())) {
+            return "redirect:" + Endpoints.ACCOUNT_SECURITY; // no codes without a second factor; nothing was wrong
+        }
+        if (!accounts.passwordMatches(user.id(), contrasena)) {
+            return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?contrasena=mal";
         }
         model.addAttribute("codes", factors.regenerateRecoveryCodes(user.id()));
         model.addAttribute("next", Endpoints.ACCOUNT_SECURITY);

@@ -10,11 +10,13 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
 import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
 
 import com.example.identity.IdentityProperties;
@@ -26,6 +28,9 @@ import com.example.identity.support.MovableClock;
  * budget: 10 units a key, one back every minute.
  */
 @JdbcTest
+// the integration tests' database (PostgreSQL in .ci/run's second pass), not an embedded H2 in its place
+@AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+@ActiveProfiles("test")
 @Import(UserCodeGuessesIT.Beans.class)
 @TestPropertySource(properties = "identity.rate-limit.enabled=true")
 class UserCodeGuessesIT {

@@ -208,13 +208,7 @@ class AccountPagesControllerTest {
             .andExpect(model().attributeDoesNotExist("ended"));
     }
 
-    /**
-     * Fails on Spring Framework 7: the controller's {@code @InitBinder} tests for the deprecated
-     * {@code mvc.method.annotation.ExtendedServletRequestDataBinder}, but Spring 7 binds with
-     * {@code web.servlet.support.ExtendedServletRequestDataBinder}, so the header predicate is never set and a
-     * request header {@code llave: nueva} shows the notice as the query would. Enable with the fix (the import).
-     */
-    @org.junit.jupiter.api.Disabled("the @InitBinder's header predicate is never applied on Spring 7 (reported, issue 26)")
+    /** The notices come from the query only: headers of the same names are not read (the @InitBinder). */
     @Test
     void headersOfTheNoticesNamesAreNotRead() throws Exception {
         mvc.perform(get("/cuenta/seguridad").header("llave", "nueva").header("contrasena", "mal").header("cerradas", "2")

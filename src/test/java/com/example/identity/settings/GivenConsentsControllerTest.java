@@ -61,9 +61,16 @@ class GivenConsentsControllerTest {
 
     @Test
     void aConsentIsWithdrawnByItsOwner() throws Exception {
+        when(consents.withdraw(3, "tienda")).thenReturn(true);
         mvc.perform(post("/cuenta/aplicaciones/retirar").param("client_id", "tienda").with(user(ANA)).with(csrf()))
             .andExpect(redirectedUrl("/cuenta/aplicaciones?retirada"));
         verify(consents).withdraw(3, "tienda");
+    }
+
+    @Test
+    void withdrawingWhatWasNotGivenSaysNothingWasWithdrawn() throws Exception {
+        mvc.perform(post("/cuenta/aplicaciones/retirar").param("client_id", "desconocida").with(user(ANA)).with(csrf()))
+            .andExpect(redirectedUrl("/cuenta/aplicaciones"));
     }
 
     @Test

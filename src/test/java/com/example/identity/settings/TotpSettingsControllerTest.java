@@ -141,6 +141,13 @@ class TotpSettingsControllerTest {
     }
 
     @Test
+    void withoutTotpThereAreNoCodesAndNoWrongPassword() throws Exception {
+        mvc.perform(post("/cuenta/seguridad/totp/codigos").param("contrasena", "buena").with(user(ANA)).with(csrf()))
+            .andExpect(redirectedUrl("/cuenta/seguridad"));
+        verify(factors, never()).regenerateRecoveryCodes(anyLong());
+    }
+
+    @Test
     void turningItOffNeedsThePasswordAndARoleThatMay() throws Exception {
         mvc.perform(post("/cuenta/seguridad/totp/desactivar").param("contrasena", "buena").with(user(ANA)).with(csrf()))
             .andExpect(redirectedUrl("/cuenta/seguridad"));
