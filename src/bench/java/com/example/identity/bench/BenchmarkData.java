@@ -14,13 +14,14 @@ import org.springframework.stereotype.Component;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.client.ClientType;
 import com.example.identity.crypto.Secrets;
 
 /**
  * The benchmark's data, with the {@code bench} profile: fifty benchmark users
  * {@code bench001..bench050@example.com} with password {@value #PASSWORD} and the application
  * {@code bench-app} / {@code bench-secret} with redirect URI {@value #REDIRECT_URI}, on an empty
- * benchmark database.
+ * benchmark database; and the game server {@code bench-server} / {@code bench-server-secret}.
  *
  * <p>Not part of the service: this source set ({@code src/bench/java}) is never in the production jar.
  * {@code .ci/bench-server} compiles this class against the extracted jar and puts it on the class path of
@@ -36,6 +37,9 @@ class BenchmarkData implements ApplicationRunner {
     static final String REDIRECT_URI = "http://127.0.0.1:9999/callback";
     static final String CLIENT_ID = "bench-app";
     static final String CLIENT_SECRET = "bench-secret";
+    /** A game server (decisions §21) for the client-credentials scenario. */
+    static final String SERVER_ID = "bench-server";
+    static final String SERVER_SECRET = "bench-server-secret";
 
     private final AccountService accounts;
     private final ClientService clients;
@@ -61,6 +65,10 @@ class BenchmarkData implements ApplicationRunner {
             // first-party, like the demo application: the sso-code scenario measures logins, not consent pages
             jdbc.update("update oauth_clients set client_id = ?, secret_digest = ?, first_party = true where client_id = ?",
                     CLIENT_ID, Secrets.sha256Hex(CLIENT_SECRET), registered);
+            String server = clients.register(owner, "Benchmark server", null, java.util.List.of(), ClientType.SERVER)
+                    .clientId();
+            jdbc.update("update oauth_clients set client_id = ?, secret_digest = ? where client_id = ?",
+                    SERVER_ID, Secrets.sha256Hex(SERVER_SECRET), server);
         }
         // .ci/bench waits for this line before sending load
         log.warn("BENCHMARK DATA ready: bench001..bench050@example.com and the application bench-app (bench profile)");

@@ -60,6 +60,9 @@ public class IdentitySimulation extends Simulation {
     static final String BASE = System.getProperty("bench.url", "http://127.0.0.1:8088");
     static final int SECONDS = Integer.getInteger("bench.seconds", 30);
     static final String CLIENT_ID = "bench-app";
+    /** The game server of BenchmarkData. */
+    static final String SERVER_ID = "bench-server";
+    static final String SERVER_SECRET = "bench-server-secret";
     static final String CLIENT_SECRET = "bench-secret";
     static final String REDIRECT_URI = "http://127.0.0.1:9999/callback";
     static final String PASSWORD = "bench-password-123";
@@ -173,6 +176,17 @@ public class IdentitySimulation extends Simulation {
                             .check(status().is(200), jsonPath("$.id_token").exists(),
                                     jsonPath("$.refresh_token").saveAs("refreshToken"))));
 
+    /**
+     * Game servers asking for their own tokens (decisions §21, issue 29: a client-credentials token costs no
+     * more than a code exchange): client_secret_basic, one token per request, each stored like an exchange's.
+     */
+    ScenarioBuilder clientCredentials = scenario("client-credentials")
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    exec(http("client-credentials").post("/oauth/token.php")
+                            .basicAuth(SERVER_ID, SERVER_SECRET)
+                            .formParam("grant_type", "client_credentials")
+                            .check(status().is(200), jsonPath("$.access_token").exists())));
+
     ScenarioBuilder ssoCode = scenario("sso-code")
             .feed(userFeeder())
             .exec(http("sso login page").get("/login/").check(css("input[name=_csrf]", "value").saveAs("csrf")))
@@ -209,7 +223,8 @@ public class IdentitySimulation extends Simulation {
                 .andThen(oidcUserinfo.injectOpen(atOnceUsers(16)))
                 .andThen(ssoCode.injectOpen(atOnceUsers(16)))
                 .andThen(passwordLogin.injectOpen(atOnceUsers(8)))
-                .andThen(refresh.injectOpen(atOnceUsers(16))))
+                .andThen(refresh.injectOpen(atOnceUsers(16)))
+                .andThen(clientCredentials.injectOpen(atOnceUsers(16))))
                 .protocols(protocol)
                 .assertions(global().failedRequests().count().is(0L));
     }
