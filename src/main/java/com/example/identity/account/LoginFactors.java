@@ -20,11 +20,12 @@ public final class LoginFactors {
     }
 
     /**
-     * When {@code user} logged in: the time of its password, or of its passkey for a login without password;
-     * null when neither is recorded.
+     * When {@code user} logged in: the time of its password, or of its passkey for a login without password,
+     * or of the single-use link that logged it in (a confirmed sign-up); null when none is recorded.
      */
     public static @Nullable Instant passwordLoginTime(Authentication user) {
         Instant passkey = null;
+        Instant link = null;
         for (GrantedAuthority authority : user.getAuthorities()) {
             if (authority instanceof FactorGrantedAuthority factor) {
                 if (FactorGrantedAuthority.PASSWORD_AUTHORITY.equals(factor.getAuthority())) {
@@ -33,9 +34,13 @@ public final class LoginFactors {
                 if (FactorGrantedAuthority.WEBAUTHN_AUTHORITY.equals(factor.getAuthority())) {
                     passkey = factor.getIssuedAt();
                 }
+                // a single-use link that logged in (registration/: the sign-up's confirmation)
+                if (FactorGrantedAuthority.OTT_AUTHORITY.equals(factor.getAuthority())) {
+                    link = factor.getIssuedAt();
+                }
             }
         }
-        return passkey;
+        return passkey != null ? passkey : link;
     }
 
     /**

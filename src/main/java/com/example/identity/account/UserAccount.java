@@ -41,6 +41,10 @@ public class UserAccount {
     @Column(name = "one_time_password_expires_at")
     private Instant oneTimePasswordExpiresAt;
 
+    /** The person proved this address (decisions §18); false for accounts made by an admin until then. */
+    @Column(name = "email_verified", nullable = false)
+    private boolean emailVerified;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -97,6 +101,24 @@ public class UserAccount {
         return updatedAt;
     }
 
+    public boolean isEmailVerified() {
+        return emailVerified;
+    }
+
+    /**
+     * The person proved the address (a confirmed link, a completed recovery, a provider's assertion).
+     *
+     * @return whether it was not proved before
+     */
+    boolean markEmailVerified(Instant now) {
+        if (emailVerified) {
+            return false;
+        }
+        this.emailVerified = true;
+        this.updatedAt = now;
+        return true;
+    }
+
     public boolean isPasswordChangeRequired() {
         return passwordChangeRequired;
     }
@@ -146,6 +168,8 @@ public class UserAccount {
     /** A new e-mail address, confirmed by a link sent to it (account/EmailChanges). */
     void changeEmail(String newCorreo, Instant now) {
         this.correo = normalizeEmail(newCorreo);
+        // the link reached the new address
+        this.emailVerified = true;
         this.updatedAt = now;
     }
 
