@@ -76,6 +76,9 @@ public final class Endpoints {
     /** Password recovery: the link's page. */
     public static final String RECOVERY_RESET = "/login/restablecer";
     /** The person's own pages (settings/). */
+    /** Sign-up (registration/, decisions §18): the form, and the mailed link that creates the account. */
+    public static final String REGISTRATION = "/registro";
+    public static final String REGISTRATION_CONFIRM = "/registro/confirmar";
     public static final String ACCOUNT = "/cuenta/";
     public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";
     public static final String ACCOUNT_TOTP = "/cuenta/seguridad/totp";

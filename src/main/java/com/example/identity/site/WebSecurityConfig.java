@@ -38,6 +38,8 @@ class WebSecurityConfig {
                         Endpoints.ERROR).permitAll()
                 // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
                 .requestMatchers(Endpoints.RECOVERY_REQUEST, Endpoints.RECOVERY_RESET).permitAll()
+                // sign-up (registration/): for those who have no account yet; off answers 404
+                .requestMatchers(Endpoints.REGISTRATION, Endpoints.REGISTRATION_CONFIRM).permitAll()
                 // the login's second step (signin/SecondStepController): the session is not logged in until it ends
                 .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)
