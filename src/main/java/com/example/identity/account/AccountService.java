@@ -342,6 +342,37 @@ public class AccountService {
         return account;
     }
 
+    /**
+     * An account made by the first login with another provider (decisions §19): role {@code user}, the
+     * provider's address (proved only when the provider asserts it), and no password of its own (a random
+     * one nobody knows, {@code password_set} false) until a recovery sets one.
+     *
+     * @throws EmailAlreadyUsedException when the address has an account
+     */
+    @Transactional
+    public UserAccount createFederated(String primerNombre, String correo, boolean emailVerified, String provider) {
+        String normalized = UserAccount.normalizeEmail(correo);
+        if (!isValidEmail(normalized)) {
+            throw new InvalidAccountException("correo", "Correo inválido");
+        }
+        if (users.existsByCorreo(normalized)) {
+            throw new EmailAlreadyUsedException();
+        }
+        String name = Names.problemWith(primerNombre).isPresent() ? normalized.substring(0, normalized.indexOf('@'))
+                : Names.clean(primerNombre);
+        Instant now = clock.instant();
+        UserAccount account = new UserAccount(name.length() > 100 ? name.substring(0, 100) : name, normalized,
+                passwordEncoder.encode(Secrets.randomUrlSafe(32)), Role.USER, now);
+        account.withoutPassword();
+        if (emailVerified) {
+            account.markEmailVerified(now);
+        }
+        users.saveAndFlush(account);
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_SIGNED_UP, describe(account) + " (" + provider + ")",
+                normalized));
+        return account;
+    }
+
     /** The rules of a password chosen at sign-up (those of {@code /cuenta/contrasena}), field {@code password}. */
     public static void checkChosenPassword(String chosen) {
         if (chosen == null || chosen.length() < MIN_PASSWORD_LENGTH) {

@@ -16,6 +16,12 @@ import org.springframework.security.core.authority.FactorGrantedAuthority;
  */
 public final class LoginFactors {
 
+    /**
+     * The factor of a login with another provider (federation/, decisions §19): it counts as the login's time
+     * (auth_time) and a recent proof; no RFC 8176 method is claimed for it (the provider's own is not known).
+     */
+    public static final String FEDERATED_AUTHORITY = "FACTOR_FEDERATED";
+
     private LoginFactors() {
     }
 
@@ -35,7 +41,8 @@ public final class LoginFactors {
                     passkey = factor.getIssuedAt();
                 }
                 // a single-use link that logged in (registration/: the sign-up's confirmation)
-                if (FactorGrantedAuthority.OTT_AUTHORITY.equals(factor.getAuthority())) {
+                if (FactorGrantedAuthority.OTT_AUTHORITY.equals(factor.getAuthority())
+                        || FEDERATED_AUTHORITY.equals(factor.getAuthority())) {
                     link = factor.getIssuedAt();
                 }
             }

@@ -45,6 +45,10 @@ public class UserAccount {
     @Column(name = "email_verified", nullable = false)
     private boolean emailVerified;
 
+    /** False for an account made by a federated login, until a recovery sets a password (decisions §19). */
+    @Column(name = "password_set", nullable = false)
+    private boolean passwordSet = true;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -101,6 +105,11 @@ public class UserAccount {
         return updatedAt;
     }
 
+    /** Whether the person has a password of their own (not an account made by a federated login alone). */
+    public boolean isPasswordSet() {
+        return passwordSet;
+    }
+
     public boolean isEmailVerified() {
         return emailVerified;
     }
@@ -126,6 +135,7 @@ public class UserAccount {
     /** A new password chosen by the user: the one-time password, if any, is gone. */
     public void changePasswordHash(String newHash, Instant now) {
         this.passwordHash = newHash;
+        this.passwordSet = true;
         this.passwordChangeRequired = false;
         this.oneTimePasswordExpiresAt = null;
         this.updatedAt = now;
@@ -163,6 +173,11 @@ public class UserAccount {
     /** Whether the password is a one-time password whose time is up at {@code now}. */
     public boolean oneTimePasswordExpired(Instant now) {
         return passwordChangeRequired && oneTimePasswordExpiresAt != null && !now.isBefore(oneTimePasswordExpiresAt);
+    }
+
+    /** Made by a federated login: no password of its own yet. */
+    void withoutPassword() {
+        this.passwordSet = false;
     }
 
     /** A new e-mail address, confirmed by a link sent to it (account/EmailChanges). */
