@@ -24,21 +24,30 @@ final class OtherProvider implements AutoCloseable {
     final String issuer;
     private final ConfigurableApplicationContext context;
 
-    private OtherProvider(int port, ConfigurableApplicationContext context) {
+    private OtherProvider(String issuer, int port, ConfigurableApplicationContext context) {
         this.port = port;
-        this.issuer = "http://localhost:" + port;
+        this.issuer = issuer;
         this.context = context;
     }
 
     static OtherProvider start() {
+        return start("localhost");
+    }
+
+    /**
+     * The provider at {@code host}: a browser test names it {@code 127.0.0.1}, another site than this service's
+     * {@code localhost} (a browser's cookies are per host, not per port).
+     */
+    static OtherProvider start(String host) {
         int port = freePort();
+        String issuer = "http://" + host + ":" + port;
         var context = new SpringApplicationBuilder(IdentityApplication.class).run(
-                "--server.port=" + port, "--identity.issuer=http://localhost:" + port,
+                "--server.port=" + port, "--identity.issuer=" + issuer,
                 "--spring.profiles.active=test", "--management.server.port=0",
                 "--spring.datasource.url=jdbc:h2:mem:provider-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
                 "--spring.datasource.username=sa", "--spring.datasource.password=", "--identity.demo-data=true",
                 "--spring.datasource.hikari.maximum-pool-size=4");
-        return new OtherProvider(port, context);
+        return new OtherProvider(issuer, port, context);
     }
 
     /** A first-party application of the provider (no consent page) for the relying party at {@code redirectUri}. */

@@ -1,7 +1,7 @@
 package com.example.identity.registration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
