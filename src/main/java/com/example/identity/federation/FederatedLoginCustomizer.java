@@ -81,6 +81,7 @@ public class FederatedLoginCustomizer {
                 PasswordLogin.manager(users, passwordEncoder)));
         http.oauth2Login(login -> login
                 .loginPage(Endpoints.LOGIN)
+                .authorizedClientRepository(new NoAuthorizedClients())
                 .tokenEndpoint(token -> token.accessTokenResponseClient(tokenClient))
                 .userInfoEndpoint(userInfo -> userInfo.userService(userService).oidcUserService(oidcUserService))
                 .successHandler(new FederatedLoginSuccess(links, accounts, session, settings, repository))
