@@ -37,6 +37,14 @@ class SecurityPageLinks {
         return ProviderButtons.of(registrations);
     }
 
+    /** Each configured provider's {@code client-name}, by registration id, for the list's first column. */
+    @ModelAttribute("providerNames")
+    java.util.Map<String, String> providerNames() {
+        java.util.Map<String, String> names = new java.util.HashMap<>();
+        ProviderButtons.of(registrations).forEach(p -> names.put(p.id(), p.name()));
+        return names;
+    }
+
     @ModelAttribute("linkNotice")
     String notice(@RequestParam(name = "vinculo", required = false) String vinculo) {
         if (vinculo == null) {

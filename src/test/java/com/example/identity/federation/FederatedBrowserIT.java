@@ -99,7 +99,7 @@ class FederatedBrowserIT {
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().equals(BASE + "/"));
 
         browser.get(BASE + "/cuenta/seguridad");
-        assertThat(browser.findElement(By.id("linked-identities")).getText()).contains("google").contains("Desvincular");
+        assertThat(browser.findElement(By.id("linked-identities")).getText()).contains("Google").contains("Desvincular");
         Chromium.screenshot(browser, "federado-seguridad");
     }
 }
