@@ -86,6 +86,20 @@ public final class Endpoints {
     /** Password recovery: the link's page. */
     public static final String RECOVERY_RESET = "/login/restablecer";
     /** The person's own pages (settings/). */
+    /** Sign-up (registration/, decisions §18): the form, and the mailed link that creates the account. */
+    public static final String REGISTRATION = "/registro";
+    public static final String REGISTRATION_CONFIRM = "/registro/confirmar";
+    /**
+     * Login with other providers (federation/, decisions §19): the buttons' start ({@code + registrationId}),
+     * Spring Security's redirect to the provider and its redirect URI, the proof before linking an address
+     * that has an account, and its end after the second step.
+     */
+    public static final String FEDERATED_START = "/login/federado/";
+    public static final String FEDERATED_AUTHORIZATION_ALL = "/oauth2/authorization/*";
+    public static final String FEDERATED_REDIRECT_ALL = "/login/oauth2/code/*";
+    public static final String FEDERATED_LINK = "/login/vincular";
+    public static final String FEDERATED_LINK_DONE = "/login/vincular/terminar";
+    public static final String ACCOUNT_LINKS_REMOVE = "/cuenta/seguridad/vinculos/desvincular";
     public static final String ACCOUNT = "/cuenta/";
     public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";
     public static final String ACCOUNT_TOTP = "/cuenta/seguridad/totp";

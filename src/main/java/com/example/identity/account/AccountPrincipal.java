@@ -25,16 +25,25 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
     private final boolean enabled;
     private final boolean passwordChangeRequired;
     private final boolean credentialsNonExpired;
+    /** The address was proved (decisions §18): the {@code email_verified} claim. */
+    private final boolean emailVerified;
     private String passwordHash;
 
     public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
             boolean passwordChangeRequired, String passwordHash) {
-        this(id, primerNombre, correo, rol, enabled, passwordChangeRequired, true, passwordHash);
+        this(id, primerNombre, correo, rol, enabled, passwordChangeRequired, true, false, passwordHash);
+    }
+
+    /** As read with the account's row, {@code email_verified} included (the id_token's claims). */
+    public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
+            boolean passwordChangeRequired, boolean emailVerified, String passwordHash) {
+        this(id, primerNombre, correo, rol, enabled, passwordChangeRequired, true, emailVerified, passwordHash);
     }
 
     private AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
-            boolean passwordChangeRequired, boolean credentialsNonExpired, String passwordHash) {
+            boolean passwordChangeRequired, boolean credentialsNonExpired, boolean emailVerified, String passwordHash) {
         this.credentialsNonExpired = credentialsNonExpired;
+        this.emailVerified = emailVerified;
         this.id = id;
         this.primerNombre = primerNombre;
         this.correo = correo;
@@ -46,14 +55,14 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
 
     public static AccountPrincipal of(UserAccount user) {
         return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
-                user.isEnabled(), user.isPasswordChangeRequired(), user.getPasswordHash());
+                user.isEnabled(), user.isPasswordChangeRequired(), true, user.isEmailVerified(), user.getPasswordHash());
     }
 
     /** As loaded for a login at {@code now}: an expired one-time password counts as expired credentials. */
     static AccountPrincipal forLogin(UserAccount user, java.time.Instant now) {
         return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
                 user.isEnabled(), user.isPasswordChangeRequired(), !user.oneTimePasswordExpired(now),
-                user.getPasswordHash());
+                user.isEmailVerified(), user.getPasswordHash());
     }
 
     /** Logged in with a one-time password: nothing but changing it is allowed until then. */
@@ -75,6 +84,11 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
 
     public Role rol() {
         return rol;
+    }
+
+    /** Whether the person proved the address (the {@code email_verified} claim, decisions §18). */
+    public boolean emailVerified() {
+        return emailVerified;
     }
 
     /** The OpenID Connect subject of this user: {@code user:<id>} (specification §2.6). */

@@ -222,6 +222,8 @@ public class AccountService {
                 .orElseThrow(() -> new InvalidAccountException("nueva", "Cuenta no encontrada"));
         checkNewPassword(user, chosen, null);
         user.changePasswordHash(passwordEncoder.encode(chosen), clock.instant());
+        // the link reached the mailbox: the address is proved (decisions §18)
+        user.markEmailVerified(clock.instant());
         events.publishEvent(new PasswordChanged(userId, user.getCorreo(), null));
         events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_RECOVERED, describe(user)));
         return user;
@@ -300,6 +302,95 @@ public class AccountService {
         }
         return users.save(new UserAccount(primerNombre.strip(), normalized, passwordEncoder.encode(rawPassword), rol,
                 clock.instant()));
+    }
+
+    /**
+     * The person proved the account's address (decisions §18: a provider that asserts it). Cached tokens are
+     * looked up again on every instance ({@link ProfileChanged}), so UserInfo says so at once.
+     *
+     * @return whether the address was not proved before
+     */
+    @Transactional
+    public boolean markEmailVerified(long userId) {
+        return users.findById(userId).map(user -> {
+            if (!user.markEmailVerified(clock.instant())) {
+                return false;
+            }
+            events.publishEvent(new ProfileChanged(userId));
+            events.publishEvent(new AuditEvent(AuditEvent.Type.EMAIL_VERIFIED, describe(user)));
+            return true;
+        }).orElse(false);
+    }
+
+    /**
+     * An account a person made for themself (decisions §18), once the link mailed to {@code correo} was used:
+     * role {@code user}, the address proved, the password already hashed when the form was sent.
+     *
+     * @throws EmailAlreadyUsedException when the address was taken meanwhile
+     */
+    @Transactional
+    public UserAccount createSignedUp(String primerNombre, String correo, String passwordHash) {
+        String normalized = UserAccount.normalizeEmail(correo);
+        if (users.existsByCorreo(normalized)) {
+            throw new EmailAlreadyUsedException();
+        }
+        Instant now = clock.instant();
+        UserAccount account = new UserAccount(cleanName(primerNombre), normalized, passwordHash, Role.USER, now);
+        account.markEmailVerified(now);
+        users.saveAndFlush(account);
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_SIGNED_UP, describe(account), normalized));
+        return account;
+    }
+
+    /**
+     * An account made by the first login with another provider (decisions §19): role {@code user}, the
+     * provider's address (proved only when the provider asserts it), and no password of its own (a random
+     * one nobody knows, {@code password_set} false) until a recovery sets one.
+     *
+     * @throws EmailAlreadyUsedException when the address has an account
+     */
+    @Transactional
+    public UserAccount createFederated(String primerNombre, String correo, boolean emailVerified, String provider) {
+        String normalized = UserAccount.normalizeEmail(correo);
+        if (!isValidEmail(normalized)) {
+            throw new InvalidAccountException("correo", "Correo inválido");
+        }
+        if (users.existsByCorreo(normalized)) {
+            throw new EmailAlreadyUsedException();
+        }
+        String name = Names.problemWith(primerNombre).isPresent() ? normalized.substring(0, normalized.indexOf('@'))
+                : Names.clean(primerNombre);
+        Instant now = clock.instant();
+        UserAccount account = new UserAccount(name.length() > 100 ? name.substring(0, 100) : name, normalized,
+                passwordEncoder.encode(Secrets.randomUrlSafe(32)), Role.USER, now);
+        account.withoutPassword();
+        if (emailVerified) {
+            account.markEmailVerified(now);
+        }
+        users.saveAndFlush(account);
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_SIGNED_UP, describe(account) + " (" + provider + ")",
+                normalized));
+        return account;
+    }
+
+    /** The rules of a password chosen at sign-up (those of {@code /cuenta/contrasena}), field {@code password}. */
+    public static void checkChosenPassword(String chosen) {
+        if (chosen == null || chosen.length() < MIN_PASSWORD_LENGTH) {
+            throw new InvalidAccountException("password", "La contraseña debe tener al menos " + MIN_PASSWORD_LENGTH + " caracteres");
+        }
+        if (chosen.length() > MAX_PASSWORD_LENGTH) {
+            throw new InvalidAccountException("password", "La contraseña es demasiado larga");
+        }
+    }
+
+    /** The rule of a name, for a form that checks it before anything else ({@code primer_nombre}). */
+    public static String checkName(String primerNombre) {
+        return cleanName(primerNombre);
+    }
+
+    /** A password hash computed now with the current setting (a sign-up stores it until the link is used). */
+    public String hash(String rawPassword) {
+        return passwordEncoder.encode(rawPassword);
     }
 
     @Transactional(readOnly = true)

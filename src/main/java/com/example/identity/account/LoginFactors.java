@@ -16,15 +16,22 @@ import org.springframework.security.core.authority.FactorGrantedAuthority;
  */
 public final class LoginFactors {
 
+    /**
+     * The factor of a login with another provider (federation/, decisions §19): it counts as the login's time
+     * (auth_time) and a recent proof; no RFC 8176 method is claimed for it (the provider's own is not known).
+     */
+    public static final String FEDERATED_AUTHORITY = "FACTOR_FEDERATED";
+
     private LoginFactors() {
     }
 
     /**
-     * When {@code user} logged in: the time of its password, or of its passkey for a login without password;
-     * null when neither is recorded.
+     * When {@code user} logged in: the time of its password, or of its passkey for a login without password,
+     * or of the single-use link that logged it in (a confirmed sign-up); null when none is recorded.
      */
     public static @Nullable Instant passwordLoginTime(Authentication user) {
         Instant passkey = null;
+        Instant link = null;
         for (GrantedAuthority authority : user.getAuthorities()) {
             if (authority instanceof FactorGrantedAuthority factor) {
                 if (FactorGrantedAuthority.PASSWORD_AUTHORITY.equals(factor.getAuthority())) {
@@ -33,9 +40,14 @@ public final class LoginFactors {
                 if (FactorGrantedAuthority.WEBAUTHN_AUTHORITY.equals(factor.getAuthority())) {
                     passkey = factor.getIssuedAt();
                 }
+                // a single-use link that logged in (registration/: the sign-up's confirmation)
+                if (FactorGrantedAuthority.OTT_AUTHORITY.equals(factor.getAuthority())
+                        || FEDERATED_AUTHORITY.equals(factor.getAuthority())) {
+                    link = factor.getIssuedAt();
+                }
             }
         }
-        return passkey;
+        return passkey != null ? passkey : link;
     }
 
     /**

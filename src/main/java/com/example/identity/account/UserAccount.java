@@ -41,6 +41,14 @@ public class UserAccount {
     @Column(name = "one_time_password_expires_at")
     private Instant oneTimePasswordExpiresAt;
 
+    /** The person proved this address (decisions §18); false for accounts made by an admin until then. */
+    @Column(name = "email_verified", nullable = false)
+    private boolean emailVerified;
+
+    /** False for an account made by a federated login, until a recovery sets a password (decisions §19). */
+    @Column(name = "password_set", nullable = false)
+    private boolean passwordSet = true;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -97,6 +105,29 @@ public class UserAccount {
         return updatedAt;
     }
 
+    /** Whether the person has a password of their own (not an account made by a federated login alone). */
+    public boolean isPasswordSet() {
+        return passwordSet;
+    }
+
+    public boolean isEmailVerified() {
+        return emailVerified;
+    }
+
+    /**
+     * The person proved the address (a confirmed link, a completed recovery, a provider's assertion).
+     *
+     * @return whether it was not proved before
+     */
+    boolean markEmailVerified(Instant now) {
+        if (emailVerified) {
+            return false;
+        }
+        this.emailVerified = true;
+        this.updatedAt = now;
+        return true;
+    }
+
     public boolean isPasswordChangeRequired() {
         return passwordChangeRequired;
     }
@@ -104,6 +135,7 @@ public class UserAccount {
     /** A new password chosen by the user: the one-time password, if any, is gone. */
     public void changePasswordHash(String newHash, Instant now) {
         this.passwordHash = newHash;
+        this.passwordSet = true;
         this.passwordChangeRequired = false;
         this.oneTimePasswordExpiresAt = null;
         this.updatedAt = now;
@@ -143,9 +175,16 @@ public class UserAccount {
         return passwordChangeRequired && oneTimePasswordExpiresAt != null && !now.isBefore(oneTimePasswordExpiresAt);
     }
 
+    /** Made by a federated login: no password of its own yet. */
+    void withoutPassword() {
+        this.passwordSet = false;
+    }
+
     /** A new e-mail address, confirmed by a link sent to it (account/EmailChanges). */
     void changeEmail(String newCorreo, Instant now) {
         this.correo = normalizeEmail(newCorreo);
+        // the link reached the new address
+        this.emailVerified = true;
         this.updatedAt = now;
     }
 

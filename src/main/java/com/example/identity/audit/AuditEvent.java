@@ -79,7 +79,15 @@ public record AuditEvent(Type type, String subject, String actor) {
         CLIENT_REVOKED_BY_ADMIN("Aplicación revocada por un admin"),
         SIGNING_KEY_ROTATED("Clave de firma rotada"),
         /** An import from the system this service replaces (migration/): the OS user who ran it, the counts. */
-        IMPORT_COMPLETED("Importación desde el sistema anterior");
+        IMPORT_COMPLETED("Importación desde el sistema anterior"),
+        /** A person made their own account at /registro and confirmed it from the mail (decisions §18). */
+        USER_SIGNED_UP("Cuenta creada por registro"),
+        /** The person proved the account's address (decisions §18). */
+        EMAIL_VERIFIED("Correo verificado"),
+        /** An identity of another provider linked to an account (decisions §19). */
+        IDENTITY_LINKED("Cuenta externa vinculada"),
+        /** An identity of another provider unlinked from an account (decisions §19). */
+        IDENTITY_UNLINKED("Cuenta externa desvinculada");
 
         private final String label;
 

@@ -43,7 +43,8 @@ class UserImport {
 
     static final String FILE = "users";
 
-    private static final Set<String> FIELDS = Set.of("id", "primer_nombre", "correo", "rol", "enabled", "password_hash");
+    private static final Set<String> FIELDS = Set.of("id", "primer_nombre", "correo", "rol", "enabled", "password_hash",
+            "correo_verificado");
 
     private final JdbcTemplate jdbc;
     private final ImportSettings settings;
@@ -57,12 +58,13 @@ class UserImport {
         this.emailChanges = emailChanges;
     }
 
+    /** {@code emailVerified}: the optional {@code correo_verificado} (decisions §18), false when absent. */
     record UserLine(long line, long id, String primerNombre, String correo, Role rol, boolean enabled, String passwordHash,
-            String hashDigest) {
+            String hashDigest, boolean emailVerified) {
     }
 
     private record ExistingUser(long id, String primerNombre, String correo, String rol, boolean enabled,
-            @Nullable String importedHashDigest) {
+            @Nullable String importedHashDigest, boolean emailVerified) {
     }
 
     /** What to write for the users file, decided before anything is. */
@@ -115,6 +117,7 @@ class UserImport {
                 }
             }
             Boolean enabled = line.bool("enabled");
+            Boolean verified = line.bool("correo_verificado", false);
             String exported = line.string("password_hash", true);
             String stored = null;
             if (exported != null) {
@@ -139,7 +142,8 @@ class UserImport {
                 }
             }
             if (!line.bad()) {
-                lines.add(new UserLine(line.number, id, nombre, correo, rol, enabled, stored, Secrets.sha256Hex(stored)));
+                lines.add(new UserLine(line.number, id, nombre, correo, rol, enabled, stored, Secrets.sha256Hex(stored),
+                        Boolean.TRUE.equals(verified)));
             }
         });
         // owners named by tokens and applications may be any id of the file, even on a bad line: that
@@ -153,9 +157,10 @@ class UserImport {
         var plan = new Plan();
         Map<Long, ExistingUser> byId = new HashMap<>();
         Map<String, Long> idOfCorreo = new HashMap<>();
-        jdbc.query("select id, primer_nombre, correo, rol, enabled, imported_hash_digest from users", rs -> {
+        jdbc.query("select id, primer_nombre, correo, rol, enabled, imported_hash_digest, email_verified from users",
+                rs -> {
             var user = new ExistingUser(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
-                    rs.getString(6));
+                    rs.getString(6), rs.getBoolean(7));
             byId.put(user.id(), user);
             idOfCorreo.put(user.correo(), user.id());
         });
@@ -189,6 +194,9 @@ class UserImport {
             if (existing.enabled() != u.enabled()) {
                 changed.add("enabled");
             }
+            if (existing.emailVerified() != u.emailVerified()) {
+                changed.add("correo_verificado");
+            }
             // compared with the hash as imported, not the stored one: a login since may have rehashed it
             if (!existing.importedHashDigest().equals(u.hashDigest())) {
                 changed.add("password_hash");
@@ -206,7 +214,7 @@ class UserImport {
     void write(Plan plan, Instant now, String actor) {
         OffsetDateTime at = utc(now);
         batch(jdbc, "insert into users (id, primer_nombre, correo, password_hash, rol, enabled, password_change_required, "
-                + "created_at, updated_at, imported_hash_digest) values (?, ?, ?, ?, ?, ?, false, ?, ?, ?)",
+                + "created_at, updated_at, imported_hash_digest, email_verified) values (?, ?, ?, ?, ?, ?, false, ?, ?, ?, ?)",
                 plan.newUsers, (ps, u) -> {
                     ps.setLong(1, u.id());
                     ps.setString(2, u.primerNombre());
@@ -217,9 +225,10 @@ class UserImport {
                     ps.setObject(7, at);
                     ps.setObject(8, at);
                     ps.setString(9, u.hashDigest());
+                    ps.setBoolean(10, u.emailVerified());
                 });
         batch(jdbc, "update users set primer_nombre = ?, correo = ?, rol = ?, enabled = ?, updated_at = ?, "
-                + "password_hash = coalesce(?, password_hash), imported_hash_digest = ? where id = ?",
+                + "password_hash = coalesce(?, password_hash), imported_hash_digest = ?, email_verified = ? where id = ?",
                 plan.changedUsers, (ps, u) -> {
                     ps.setString(1, u.primerNombre());
                     ps.setString(2, u.correo());
@@ -228,7 +237,8 @@ class UserImport {
                     ps.setObject(5, at);
                     ps.setString(6, plan.changedPasswords.contains(u.id()) ? u.passwordHash() : null);
                     ps.setString(7, u.hashDigest());
-                    ps.setLong(8, u.id());
+                    ps.setBoolean(8, u.emailVerified());
+                    ps.setLong(9, u.id());
                 });
         for (UserLine u : plan.changedUsers) {
             followChange(plan.usersBefore.get(u.id()), u, plan.changedPasswords.contains(u.id()), actor);
@@ -251,8 +261,11 @@ class UserImport {
     private void followChange(ExistingUser was, UserLine now, boolean newPassword, String actor) {
         String who = "usuario #" + now.id() + " " + now.correo();
         Role before = Role.fromValue(was.rol());
-        if (!was.primerNombre().equals(now.primerNombre())) {
+        if (!was.primerNombre().equals(now.primerNombre()) || was.emailVerified() != now.emailVerified()) {
+            // cached tokens carry the name and email_verified
             events.publishEvent(new ProfileChanged(now.id()));
+        }
+        if (!was.primerNombre().equals(now.primerNombre())) {
             audit(AuditEvent.Type.NAME_CHANGED, who + ": «" + was.primerNombre() + "» → «" + now.primerNombre() + "»", actor);
         }
         if (before != now.rol()) {

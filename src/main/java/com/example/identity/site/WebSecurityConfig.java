@@ -10,6 +10,7 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
 
 import com.example.identity.Endpoints;
 import com.example.identity.account.Role;
+import com.example.identity.federation.FederatedLoginCustomizer;
 import com.example.identity.oauth.logout.ConfirmedLogoutRedirect;
 import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.signin.PasskeyCustomizer;
@@ -31,13 +32,20 @@ class WebSecurityConfig {
     @Bean
     @Order(Endpoints.WEB_CHAIN)
     SecurityFilterChain webSecurityFilterChain(HttpSecurity http, PasswordLoginCustomizer passwordLogin,
-            PasskeyCustomizer passkeys, ConfirmedLogoutRedirect confirmedLogout) throws Exception {
+            PasskeyCustomizer passkeys, FederatedLoginCustomizer federatedLogin, ConfirmedLogoutRedirect confirmedLogout)
+            throws Exception {
         http
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers(Endpoints.HOME, Endpoints.LOGIN, Endpoints.CSS_ALL, Endpoints.JS_ALL, Endpoints.FAVICON,
                         Endpoints.ERROR).permitAll()
                 // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
                 .requestMatchers(Endpoints.RECOVERY_REQUEST, Endpoints.RECOVERY_RESET).permitAll()
+                // sign-up (registration/): for those who have no account yet; off answers 404
+                .requestMatchers(Endpoints.REGISTRATION, Endpoints.REGISTRATION_CONFIRM).permitAll()
+                // login with another provider (federation/): the start, Spring Security's two steps, the proof
+                // of an account before linking; the end of that proof needs the login it completes
+                .requestMatchers(Endpoints.FEDERATED_START + "*", Endpoints.FEDERATED_AUTHORIZATION_ALL,
+                        Endpoints.FEDERATED_REDIRECT_ALL, Endpoints.FEDERATED_LINK).permitAll()
                 // the login's second step (signin/SecondStepController): the session is not logged in until it ends
                 .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)
@@ -52,6 +60,7 @@ class WebSecurityConfig {
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class);
         passwordLogin.customize(http);
         passkeys.customize(http);
+        federatedLogin.customize(http);
         http
             // the login page, or the registered address a confirmed RP-initiated logout named (checked again)
             .logout(logout -> logout

@@ -23,7 +23,7 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     @Query("""
             select new com.example.identity.token.ApiTokenRepository$Row(
                 t.id, t.kind, t.personalScope, t.clientId, t.scopes, t.authorizationId, t.userInfoClaims, t.createdAt, t.expiresAt, t.revokedAt,
-                t.lastUsedAt, u.id, u.primerNombre, u.correo, u.rol, u.enabled, c.revokedAt)
+                t.lastUsedAt, u.id, u.primerNombre, u.correo, u.rol, u.enabled, c.revokedAt, u.emailVerified)
             from ApiToken t join UserAccount u on u.id = t.userId
                 left join OAuthClient c on c.clientId = t.clientId
             where t.tokenDigest = :digest
@@ -98,6 +98,6 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     /** {@code clientRevokedAt} is the revocation time of the client a token was issued to, if any. */
     record Row(long tokenId, TokenKind kind, TokenScope personalScope, String clientId, String scopes,
             String authorizationId, String userInfoClaims, Instant createdAt, Instant expiresAt, Instant revokedAt, Instant lastUsedAt, long userId,
-            String primerNombre, String correo, Role rol, boolean enabled, Instant clientRevokedAt) {
+            String primerNombre, String correo, Role rol, boolean enabled, Instant clientRevokedAt, boolean emailVerified) {
     }
 }

@@ -16,7 +16,7 @@ import com.example.identity.account.Role;
  */
 public record TokenOwner(long tokenId, long userId, String primerNombre, String correo, Role rol, TokenKind kind,
         @Nullable TokenScope personalScope, @Nullable String clientId, Set<String> scopes,
-        @Nullable String authorizationId, Set<String> userInfoClaims) implements Serializable {
+        @Nullable String authorizationId, Set<String> userInfoClaims, boolean emailVerified) implements Serializable {
 
     @Serial
     private static final long serialVersionUID = 1L;

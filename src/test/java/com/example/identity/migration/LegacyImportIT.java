@@ -191,6 +191,33 @@ class LegacyImportIT {
     }
 
     @Test
+    void correoVerificadoIsOptionalFalseWhenAbsentAndAnUpdateChangesItAndWhatTheTokensSay() {
+        var old = new OldSystemExport(jdbc);
+        String verified = old.devLine().replace("}", ",\"correo_verificado\":true}");
+        String unverified = old.playerLine().replace("}", ",\"correo_verificado\":false}");
+        var first = new ImportOptions(old.write("users.jsonl", List.of(verified, unverified, old.disabledLine(false))),
+                null, null, false, false);
+        assertThat(importer.run(first, "op").problems()).isEmpty();
+        assertThat(verifiedFlags(old)).isEqualTo(List.of(true, false, false));
+        // the game token of the player (imported first without the field) shows the claim's source at UserInfo
+        var update = new ImportOptions(old.write("users.jsonl", List.of(old.devLine(), old.playerLine().replace("}",
+                ",\"correo_verificado\":true}"), old.disabledLine(false))), null, null, false, true);
+        ImportReport report = importer.run(update, "op");
+        assertThat(report.problems()).isEmpty();
+        assertThat(counts(report)).isEqualTo("users 3: +0 ~2 =1");
+        assertThat(verifiedFlags(old)).isEqualTo(List.of(false, true, false));
+        var bad = new ImportOptions(old.write("users.jsonl", List.of(old.devLine().replace("}",
+                ",\"correo_verificado\":\"si\"}"))), null, null, true, true);
+        assertThat(importer.run(bad, "op").problems().toString()).contains("correo_verificado").contains("debe ser true o false");
+    }
+
+    private List<Boolean> verifiedFlags(OldSystemExport old) {
+        return List.of(old.devId, old.playerId, old.disabledId).stream()
+                .map(id -> jdbc.queryForObject("select email_verified from users where id = ?", Boolean.class, id))
+                .toList();
+    }
+
+    @Test
     void importingTheSameFilesAgainChangesNothing() {
         var old = new OldSystemExport(jdbc);
         assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();

@@ -38,7 +38,7 @@ class CodeStatements {
             select a.id, a.client_id, a.user_id, a.scopes, a.redirect_uri, a.nonce, a.code_challenge,
                 a.code_challenge_method, a.code_digest, a.code_issued_at, a.code_expires_at, a.code_used_at, a.auth_time,
                 a.amr, a.id_token_claims, a.userinfo_claims,
-                u.primer_nombre, u.correo, u.rol, u.enabled, u.password_change_required
+                u.primer_nombre, u.correo, u.rol, u.enabled, u.password_change_required, u.email_verified
             from oauth_authorizations a join users u on u.id = a.user_id
             where a.code_digest = ?""";
 
@@ -82,7 +82,7 @@ class CodeStatements {
         // what the id_token and the token's owner need, never the password hash
         var owner = new AccountPrincipal(rs.getLong("user_id"), rs.getString("primer_nombre"), rs.getString("correo"),
                 Role.fromValue(rs.getString("rol")), rs.getBoolean("enabled"), rs.getBoolean("password_change_required"),
-                null);
+                rs.getBoolean("email_verified"), null);
         return new CodeAndOwner(record, owner);
     }
 

@@ -49,7 +49,8 @@ public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> 
                 && authorization.getAttribute(DatabaseAuthorizationService.ID_TOKEN_CLAIMS) instanceof Set<?> names
                 ? names : Set.of();
         // the same user claims as the UserInfo answer
-        UserInfoClaims.userClaims(context.getAuthorizedScopes(), requested, user.correo(), user.primerNombre())
+        UserInfoClaims.userClaims(context.getAuthorizedScopes(), requested, user.correo(), user.primerNombre(),
+                user.emailVerified())
                 .forEach(claims::claim);
     }
 }

@@ -24,9 +24,8 @@ import com.example.identity.token.TokenOwner;
  * now, like {@code /api/userinfo.php}), so a UserInfo call costs no database round trip either.
  *
  * <p>A token issued to an application without {@code openid}, and a personal API token, is valid but not
- * for this endpoint: {@code insufficient_scope}. {@code email_verified} is {@code false}: no account has proved
- * that it reads its mailbox (accounts are made by admins or imported); it becomes true for an account that
- * does, when the service sends mail.
+ * for this endpoint: {@code insufficient_scope}. {@code email_verified} is the account's: true once the person proved
+ * the address (decisions §18).
  */
 public final class UserInfoClaims implements AuthenticationProvider {
 
@@ -50,7 +49,7 @@ public final class UserInfoClaims implements AuthenticationProvider {
     static Map<String, Object> claims(TokenOwner owner) {
         Map<String, Object> claims = new LinkedHashMap<>();
         claims.put("sub", "user:" + owner.userId());
-        claims.putAll(userClaims(owner.scopes(), owner.userInfoClaims(), owner.correo(), owner.primerNombre()));
+        claims.putAll(userClaims(owner.scopes(), owner.userInfoClaims(), owner.correo(), owner.primerNombre(), owner.emailVerified()));
         return claims;
     }
 
@@ -60,7 +59,8 @@ public final class UserInfoClaims implements AuthenticationProvider {
      * {@code requested} (the {@code claims} parameter), each on its own; in that order. The id_token
      * ({@link IdTokenClaims}) and the UserInfo answer share it.
      */
-    public static Map<String, Object> userClaims(Set<String> scopes, Set<?> requested, String correo, String primerNombre) {
+    public static Map<String, Object> userClaims(Set<String> scopes, Set<?> requested, String correo, String primerNombre,
+            boolean emailVerified) {
         boolean email = scopes.contains(OidcScopes.EMAIL);
         boolean profile = scopes.contains(OidcScopes.PROFILE);
         Map<String, Object> claims = new LinkedHashMap<>();
@@ -68,7 +68,7 @@ public final class UserInfoClaims implements AuthenticationProvider {
             claims.put("email", correo);
         }
         if (email || requested.contains("email_verified")) {
-            claims.put("email_verified", false);
+            claims.put("email_verified", emailVerified);
         }
         if (profile || requested.contains("name")) {
             claims.put("name", primerNombre);

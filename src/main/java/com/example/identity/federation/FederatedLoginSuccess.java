@@ -1,0 +1,107 @@
+package com.example.identity.federation;
+
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.client.authentication.OAuth2AuthenticationToken;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.web.authentication.AuthenticationSuccessHandler;
+
+import com.example.identity.Endpoints;
+import com.example.identity.account.AccountService;
+import com.example.identity.account.LoginFactors;
+import com.example.identity.account.UserAccount;
+
+/**
+ * After another provider's login (decisions §19), Spring Security's {@code OAuth2AuthenticationToken} is
+ * replaced by this service's account, so that {@code sub} stays {@code user:<id>} and everything downstream
+ * (second step, authorization endpoint) sees a login like any other:
+ * <ol>
+ * <li>a link asked for from {@code /cuenta/seguridad} links the identity to the logged-in account;</li>
+ * <li>a linked identity logs its account in;</li>
+ * <li>an identity with no address is refused;</li>
+ * <li>an address that has an account links nothing by itself: the person proves that account first
+ *     ({@code /login/vincular});</li>
+ * <li>otherwise an account is created (role {@code user}, the address verified only when the provider
+ *     asserts it) and the identity linked to it.</li>
+ * </ol>
+ */
+final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
+
+    private final LinkedIdentities links;
+    private final AccountService accounts;
+    private final FederatedSession session;
+    private final FederationSettings settings;
+    private final ClientRegistrationRepository registrations;
+
+    FederatedLoginSuccess(LinkedIdentities links, AccountService accounts, FederatedSession session,
+            FederationSettings settings, ClientRegistrationRepository registrations) {
+        this.links = links;
+        this.accounts = accounts;
+        this.session = session;
+        this.settings = settings;
+        this.registrations = registrations;
+    }
+
+    @Override
+    public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
+            Authentication authentication) throws IOException {
+        ExternalIdentity identity = ExternalIdentity.of((OAuth2AuthenticationToken) authentication, settings);
+        String redirect = FederatedSession.take(request, FederatedSession.REDIRECT) instanceof String r ? r : null;
+        if (FederatedSession.take(request, FederatedSession.LINK_INTENT) instanceof FederatedSession.LinkIntent intent) {
+            boolean linked = links.link(intent.userId(), identity.provider(), identity.subject());
+            boolean mine = linked || links.userOf(identity.provider(), identity.subject()).orElse(-1L) == intent.userId();
+            session.restore(request, response, intent.authentication());
+            response.sendRedirect(Endpoints.ACCOUNT_SECURITY + "?vinculo=" + (mine ? "nuevo" : "ocupado"));
+            return;
+        }
+        var linkedUser = links.userOf(identity.provider(), identity.subject());
+        if (linkedUser.isPresent()) {
+            UserAccount account = accounts.findById(linkedUser.get()).filter(UserAccount::isEnabled).orElse(null);
+            if (account == null) {
+                refuse(request, response, "desactivada");
+                return;
+            }
+            if (identity.emailVerified() && account.getCorreo().equalsIgnoreCase(identity.email())) {
+                accounts.markEmailVerified(account.getId());
+                account = accounts.findById(account.getId()).orElseThrow();
+            }
+            response.sendRedirect(session.login(request, response, account, LoginFactors.FEDERATED_AUTHORITY, redirect));
+            return;
+        }
+        if (identity.email() == null || !AccountService.isValidEmail(identity.email())) {
+            refuse(request, response, "sin-correo");
+            return;
+        }
+        var existing = accounts.findByEmail(identity.email());
+        if (existing.isPresent()) {
+            ClientRegistration registration = registrations.findByRegistrationId(identity.provider());
+            request.getSession().setAttribute(FederatedSession.PENDING_LINK, new FederatedSession.PendingLink(
+                    identity.provider(), registration == null ? identity.provider() : registration.getClientName(),
+                    identity.subject(), existing.get().getId(), existing.get().getCorreo(), redirect));
+            session.anonymous(request, response);
+            response.sendRedirect(Endpoints.FEDERATED_LINK);
+            return;
+        }
+        UserAccount created;
+        try {
+            created = accounts.createFederated(identity.name(), identity.email(), identity.emailVerified(),
+                    identity.provider());
+        }
+        catch (AccountService.EmailAlreadyUsedException raced) {
+            refuse(request, response, "error");
+            return;
+        }
+        links.link(created.getId(), identity.provider(), identity.subject());
+        response.sendRedirect(session.login(request, response, created, LoginFactors.FEDERATED_AUTHORITY, redirect));
+    }
+
+    private void refuse(HttpServletRequest request, HttpServletResponse response, String why) throws IOException {
+        session.anonymous(request, response);
+        response.sendRedirect(Endpoints.LOGIN + "?federado=" + why);
+    }
+}

@@ -1,0 +1,70 @@
+package com.example.identity.federation;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ResponseStatusException;
+
+import com.example.identity.Endpoints;
+import com.example.identity.account.AccountPrincipal;
+import com.example.identity.common.LocalRedirect;
+import com.example.identity.mfa.RecentLogin;
+import com.example.identity.signin.ReturnToApplication;
+
+/**
+ * The login page's "Entrar con …" buttons and the security page's "Vincular …" lead here
+ * ({@code /login/federado/{registrationId}}): the checked authorization request to continue (login) or the
+ * logged-in account to link to (after a recent proof, mfa/RecentLogin) is kept in the session, then the
+ * browser goes to Spring Security's {@code /oauth2/authorization/{registrationId}}.
+ */
+@Controller
+class FederatedStartController {
+
+    private final ObjectProvider<ClientRegistrationRepository> registrations;
+    private final RegisteredClientRepository clients;
+    private final RecentLogin recentLogin;
+
+    FederatedStartController(ObjectProvider<ClientRegistrationRepository> registrations,
+            RegisteredClientRepository clients, RecentLogin recentLogin) {
+        this.registrations = registrations;
+        this.clients = clients;
+        this.recentLogin = recentLogin;
+    }
+
+    @GetMapping(Endpoints.FEDERATED_START + "{registrationId}")
+    String start(@PathVariable String registrationId, @RequestParam(required = false) String redirect,
+            @RequestParam(required = false) String vincular, Authentication authentication, HttpServletRequest request) {
+        ClientRegistrationRepository repository = registrations.getIfAvailable();
+        if (repository == null || !registrationId.matches("[A-Za-z0-9_-]{1,64}")
+                || repository.findByRegistrationId(registrationId) == null) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND);
+        }
+        var session = request.getSession();
+        session.removeAttribute(FederatedSession.LINK_INTENT);
+        session.removeAttribute(FederatedSession.REDIRECT);
+        if (vincular != null) {
+            if (authentication == null || !(authentication.getPrincipal() instanceof AccountPrincipal user)) {
+                return "redirect:" + Endpoints.LOGIN;
+            }
+            if (!recentLogin.isRecent(request, authentication)) {
+                return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?vinculo=reciente";
+            }
+            session.setAttribute(FederatedSession.LINK_INTENT, new FederatedSession.LinkIntent(user.id(), authentication));
+        }
+        else {
+            ReturnToApplication back = ReturnToApplication.of(LocalRedirect.orNull(redirect), clients);
+            if (back != null) {
+                session.setAttribute(FederatedSession.REDIRECT, back.url());
+            }
+        }
+        return "redirect:/oauth2/authorization/" + registrationId;
+    }
+}

@@ -1,0 +1,41 @@
+package com.example.identity.federation;
+
+import java.util.List;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/**
+ * The login page's (signin/) "Entrar con <client-name>" buttons, one per configured provider, and the
+ * notice of a refused federated login ({@code ?federado=}). An advice on signin/'s pages, so that signin/
+ * does not import this package (which imports signin/ to log accounts in).
+ */
+@ControllerAdvice(basePackages = "com.example.identity.signin")
+class LoginPageProviders {
+
+    private final ObjectProvider<ClientRegistrationRepository> registrations;
+
+    LoginPageProviders(ObjectProvider<ClientRegistrationRepository> registrations) {
+        this.registrations = registrations;
+    }
+
+    @ModelAttribute("federatedProviders")
+    List<ProviderButtons.Provider> providers() {
+        return ProviderButtons.of(registrations);
+    }
+
+    @ModelAttribute("federatedError")
+    String federatedError(@RequestParam(name = "federado", required = false) String federado) {
+        if (federado == null) {
+            return null;
+        }
+        return switch (federado) {
+            case "sin-correo" -> "El otro proveedor no nos ha dado tu dirección de correo: no podemos crear tu cuenta.";
+            case "desactivada" -> "Esa cuenta está desactivada.";
+            default -> "No se ha podido entrar con el otro proveedor. Vuelve a intentarlo.";
+        };
+    }
+}

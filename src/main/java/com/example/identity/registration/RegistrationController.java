@@ -1,0 +1,151 @@
+package com.example.identity.registration;
+
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ResponseStatusException;
+
+import com.example.identity.Endpoints;
+import com.example.identity.abuse.ClientAddress;
+import com.example.identity.abuse.RateLimits;
+import com.example.identity.account.AccountService;
+import com.example.identity.common.LocalRedirect;
+import com.example.identity.signin.ReturnToApplication;
+
+/**
+ * The sign-up pages (decisions §18), open to anyone while {@code identity.registration.enabled}: the form
+ * at {@code /registro} (fields {@code correo}, {@code primer_nombre}, {@code password}, and {@code redirect},
+ * the authorization request that led here) gives the same answer for a new and a taken address; the mailed
+ * link {@code /registro/confirmar?token=} shows a button, and its POST (not the link's GET: a mail scanner
+ * that opens links creates nothing) creates the account, logs it in and continues the authorization request.
+ * Requests per client address share recovery's budget mechanism ({@code identity.rate-limit.recovery-requests}
+ * per 15 minutes, a count of their own, spent on every instance); mails per target address are bounded by
+ * {@link Registrations}. Every page is {@code no-store}.
+ */
+@Controller
+class RegistrationController {
+
+    static final String VIEW = "registration/sign-up";
+    static final String CONFIRM_VIEW = "registration/confirm";
+    /** The client address's budget key: recovery's budget, counted apart. */
+    static final String BUDGET_PREFIX = "registro:";
+
+    private final Registrations registrations;
+    private final RegistrationSettings settings;
+    private final RateLimits limits;
+    private final RegisteredClientRepository clients;
+    private final SignUpLogin login;
+
+    RegistrationController(Registrations registrations, RegistrationSettings settings, RateLimits limits,
+            RegisteredClientRepository clients, SignUpLogin login) {
+        this.registrations = registrations;
+        this.settings = settings;
+        this.limits = limits;
+        this.clients = clients;
+        this.login = login;
+    }
+
+    private void enabledOr404(HttpServletResponse response) {
+        if (!settings.enabled()) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND);
+        }
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+    }
+
+    /** The authorization request that led here, when it is one this server would continue; else null. */
+    private @Nullable String checked(@Nullable String redirect) {
+        ReturnToApplication back = ReturnToApplication.of(LocalRedirect.orNull(redirect), clients);
+        return back == null ? null : back.url();
+    }
+
+    @GetMapping(Endpoints.REGISTRATION)
+    String form(@RequestParam(required = false) String redirect, HttpServletResponse response, Model model) {
+        enabledOr404(response);
+        model.addAttribute("redirect", checked(redirect));
+        return VIEW;
+    }
+
+    @PostMapping(Endpoints.REGISTRATION)
+    String signUp(@RequestParam(required = false) String correo,
+            @RequestParam(name = "primer_nombre", required = false) String primerNombre,
+            @RequestParam(required = false) String password, @RequestParam(required = false) String redirect,
+            HttpServletRequest request, HttpServletResponse response, Model model) {
+        enabledOr404(response);
+        String continueTo = checked(redirect);
+        model.addAttribute("redirect", continueTo);
+        model.addAttribute("correo", correo == null || correo.length() > 254 ? "" : correo.strip());
+        model.addAttribute("primerNombre", primerNombre == null || primerNombre.length() > 100 ? "" : primerNombre);
+        Registrations.Form form;
+        try {
+            form = Registrations.check(correo, primerNombre, password);
+        }
+        catch (Registrations.InvalidField e) {
+            return refused(response, model, e.field, e.getMessage());
+        }
+        catch (AccountService.InvalidAccountException e) {
+            return refused(response, model, e.field(), e.getMessage());
+        }
+        String address = BUDGET_PREFIX + ClientAddress.key(request);
+        long wait = limits.blockedFor(RateLimits.Budget.RECOVERY_REQUESTS, address);
+        if (wait > 0) {
+            response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(wait));
+            model.addAttribute("error", "Demasiadas solicitudes desde tu conexión. Vuelve a intentarlo dentro de "
+                    + Math.max(1, (wait + 59) / 60) + " minutos.");
+            return VIEW;
+        }
+        limits.recordFailure(RateLimits.Budget.RECOVERY_REQUESTS, address);
+        registrations.request(form, continueTo);
+        model.addAttribute("sent", form.correo());
+        return VIEW;
+    }
+
+    private static String refused(HttpServletResponse response, Model model, String field, String message) {
+        response.setStatus(HttpStatus.BAD_REQUEST.value());
+        model.addAttribute("errors", Map.of(field, message));
+        return VIEW;
+    }
+
+    @GetMapping(Endpoints.REGISTRATION_CONFIRM)
+    String confirmPage(@RequestParam(required = false) String token, HttpServletResponse response, Model model) {
+        enabledOr404(response);
+        var pending = registrations.pending(token);
+        if (pending.isEmpty()) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            model.addAttribute("outcome", Registrations.Outcome.LINK_UNUSABLE.name());
+            return CONFIRM_VIEW;
+        }
+        model.addAttribute("token", token);
+        model.addAttribute("correo", pending.get().correo());
+        // the button's answer leads, through the authorization endpoint, to the application's address
+        ReturnToApplication.allowFormsToReach(response, pending.get().continueTo(), clients);
+        return CONFIRM_VIEW;
+    }
+
+    /** Uses the link: the account, logged in, then the authorization request that led to the sign-up. */
+    @PostMapping(Endpoints.REGISTRATION_CONFIRM)
+    String confirm(@RequestParam(required = false) String token, HttpServletRequest request,
+            HttpServletResponse response, Model model) {
+        enabledOr404(response);
+        Registrations.Confirmation done = registrations.confirm(token);
+        if (done.outcome() != Registrations.Outcome.CREATED) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+            model.addAttribute("outcome", done.outcome().name());
+            return CONFIRM_VIEW;
+        }
+        // checked again: the application may have been revoked since the sign-up
+        String next = login.login(request, response, done.account(), checked(done.continueTo()));
+        return "redirect:" + next;
+    }
+}

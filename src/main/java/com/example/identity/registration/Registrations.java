@@ -1,0 +1,219 @@
+package com.example.identity.registration;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.account.UserAccount;
+import com.example.identity.common.ClusterLock;
+import com.example.identity.common.Purge;
+import com.example.identity.crypto.Secrets;
+
+/**
+ * Sign-up (decisions §18). {@link #request} checks the form, hashes the password (the same work whatever the
+ * address) and answers at once; the lookup and the mail happen afterwards on a small bounded executor, so
+ * neither the answer nor its time says whether the address has an account. A new address is sent a
+ * single-use link (256 random bits, stored as a digest, valid {@link #LIFETIME}); an address that has an
+ * account is told that someone tried. Either way one address gets at most {@value #PER_ADDRESS_PER_HOUR}
+ * mails an hour, counted in {@code pending_registrations} under the {@value #LOCK} row of
+ * {@code cluster_locks}, so every instance counts the same rows. The account exists only once the link is
+ * used ({@link #confirm}).
+ */
+@Component
+class Registrations implements Purge, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(Registrations.class);
+
+    static final Duration LIFETIME = Duration.ofHours(24);
+    /** Mails sent to one address per hour, whoever asks: a mailbox is not flooded from the outside. */
+    static final int PER_ADDRESS_PER_HOUR = 3;
+    static final String LOCK = "registrations";
+    /** Requests that may wait for the background threads; past that one is dropped (logged), never queued without bound. */
+    static final int QUEUE = 500;
+
+    private final JdbcTemplate jdbc;
+    private final AccountService accounts;
+    private final RegistrationMails mails;
+    private final ClusterLock lock;
+    private final Clock clock;
+    private final ThreadPoolExecutor background;
+
+    Registrations(JdbcTemplate jdbc, AccountService accounts, RegistrationMails mails, ClusterLock lock, Clock clock) {
+        this.jdbc = jdbc;
+        this.accounts = accounts;
+        this.mails = mails;
+        this.lock = lock;
+        this.clock = clock;
+        this.background = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "registration");
+                    thread.setDaemon(true);
+                    return thread;
+                }, (task, executor) -> log.warn("Sign-up: {} requests already waiting, one dropped (no mail sent)", QUEUE));
+    }
+
+    /** What the form asked for, checked: the address normalised, the name cleaned. */
+    record Form(String correo, String primerNombre, String password) {
+
+        @Override
+        public String toString() {
+            return "Form[" + correo + "]";
+        }
+    }
+
+    /**
+     * Checks the form with the rules of every account (address shape, the name's rule, the password's rule of
+     * {@code /cuenta/contrasena}).
+     *
+     * @throws AccountService.InvalidAccountException with field {@code correo}, {@code primer_nombre} or
+     *     {@code password} and the Spanish reason
+     */
+    static Form check(@Nullable String correo, @Nullable String primerNombre, @Nullable String password) {
+        String typed = correo == null ? "" : correo.strip();
+        if (!AccountService.isValidEmail(typed)) {
+            throw new InvalidField("correo", "Escribe una dirección de correo válida");
+        }
+        String name = AccountService.checkName(primerNombre);
+        AccountService.checkChosenPassword(password);
+        return new Form(UserAccount.normalizeEmail(typed), name, password);
+    }
+
+    /** A field of the form refused. */
+    static final class InvalidField extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final String field;
+
+        InvalidField(String field, String message) {
+            super(message);
+            this.field = field;
+        }
+    }
+
+    /**
+     * A checked sign-up: the password hashed now, then the rest in the background; returns at once.
+     *
+     * @param continueTo the checked authorization request that led here (a local path), or null
+     */
+    void request(Form form, @Nullable String continueTo) {
+        String hash = accounts.hash(form.password());
+        background.execute(() -> {
+            try {
+                send(form, hash, continueTo);
+            }
+            catch (RuntimeException e) {
+                log.warn("Sign-up: no mail sent ({})", e.getClass().getSimpleName());
+            }
+        });
+    }
+
+    private void send(Form form, String hash, @Nullable String continueTo) {
+        String token = Secrets.randomUrlSafe(32);
+        String digest = Secrets.sha256Hex(token);
+        Boolean taken = lock.holding(LOCK, () -> {
+            Instant now = clock.instant();
+            Long sent = jdbc.queryForObject("select count(*) from pending_registrations where correo = ? and created_at > ?",
+                    Long.class, form.correo(), Timestamp.from(now.minus(Duration.ofHours(1))));
+            if (sent != null && sent >= PER_ADDRESS_PER_HOUR) {
+                return null;
+            }
+            boolean exists = accounts.findByEmail(form.correo()).isPresent();
+            jdbc.update("insert into pending_registrations (correo, primer_nombre, password_hash, token_digest, "
+                    + "continue_to, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?)", form.correo(),
+                    exists ? null : form.primerNombre(), exists ? null : hash, exists ? null : digest,
+                    exists ? null : continueTo, Timestamp.from(now), Timestamp.from(now.plus(LIFETIME)));
+            return exists;
+        });
+        if (taken == null) {
+            // the address is not logged: the answer did not say whether it has an account, nor does this
+            log.info("Sign-up: an address was already sent {} mails this hour; none sent", PER_ADDRESS_PER_HOUR);
+        }
+        else if (taken) {
+            mails.sendTaken(form.correo());
+        }
+        else {
+            mails.sendLink(form.correo(), form.primerNombre(), token);
+        }
+    }
+
+    /** A sign-up waiting for its link: the address, and the authorization request that led to it (or null). */
+    record Pending(String correo, @Nullable String continueTo) {
+    }
+
+    /** The sign-up a link that still works names (the page shows the button only then). */
+    @Transactional(readOnly = true)
+    public Optional<Pending> pending(@Nullable String token) {
+        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("continue_to")));
+    }
+
+    private Optional<Map<String, Object>> find(@Nullable String token) {
+        if (token == null || !token.matches("[A-Za-z0-9_-]{43}")) {
+            return Optional.empty();
+        }
+        List<Map<String, Object>> rows = jdbc.queryForList("select id, correo, primer_nombre, password_hash, continue_to "
+                + "from pending_registrations where token_digest = ? and used_at is null and expires_at > ?",
+                Secrets.sha256Hex(token), Timestamp.from(clock.instant()));
+        return rows.stream().findFirst();
+    }
+
+    /** What a confirmation did: the new account and where to continue, or why not. */
+    record Confirmation(Outcome outcome, @Nullable UserAccount account, @Nullable String continueTo) {
+    }
+
+    enum Outcome { CREATED, LINK_UNUSABLE, ADDRESS_TAKEN }
+
+    /** Uses the link: the account is created (role user, address proved), once. */
+    @Transactional
+    public Confirmation confirm(@Nullable String token) {
+        Optional<Map<String, Object>> row = find(token);
+        if (row.isEmpty()) {
+            return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
+        }
+        long id = ((Number) row.get().get("id")).longValue();
+        String correo = (String) row.get().get("correo");
+        if (accounts.findByEmail(correo).isPresent()) {
+            // another sign-up of the same address, or an admin, made the account first: the link is spent
+            jdbc.update("update pending_registrations set used_at = ? where id = ?", Timestamp.from(clock.instant()), id);
+            return new Confirmation(Outcome.ADDRESS_TAKEN, null, null);
+        }
+        if (jdbc.update("update pending_registrations set used_at = ? where id = ? and used_at is null",
+                Timestamp.from(clock.instant()), id) != 1) {
+            return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
+        }
+        UserAccount account = accounts.createSignedUp((String) row.get().get("primer_nombre"), correo,
+                (String) row.get().get("password_hash"));
+        return new Confirmation(Outcome.CREATED, account, (String) row.get().get("continue_to"));
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.EXPIRED_CODES;
+    }
+
+    /** The retention job: sign-ups that expired before {@code cutoff} (used or not). */
+    @Transactional
+    @Override
+    public int purge(Instant cutoff, Instant now) {
+        return jdbc.update("delete from pending_registrations where expires_at < ?", Timestamp.from(cutoff));
+    }
+
+    @Override
+    public void destroy() {
+        background.shutdown();
+    }
+}
