@@ -53,6 +53,12 @@ public final class Endpoints {
     public static final String API_TOKENS_ALL = "/api/tokens/**";
     /** The management routes of applications (decisions §11), bearer tokens of scope {@code gestion}. */
     public static final String API_CLIENTS_ALL = "/api/clients/**";
+    /** The administration API (decisions §23): admins only, a session with CSRF or a {@code gestion} token. */
+    public static final String API_USERS_LIST = "/api/usuarios/list.php";
+    public static final String API_USERS_CREATE = "/api/usuarios/create.php";
+    public static final String API_USERS_UPDATE = "/api/usuarios/update.php";
+    public static final String API_USERS_DELETE = "/api/usuarios/delete.php";
+    public static final String API_USERS_ALL = "/api/usuarios/**";
 
     // ----- Pages: the web chain (session, CSRF, Thymeleaf) -----
 
