@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authorization.AuthorizationDecision;
@@ -94,6 +95,8 @@ class ApiSecurityConfig {
             .securityContext(context -> context.securityContextRepository(
                     new DelegatingSecurityContextRepository(requestContexts, new HttpSessionSecurityContextRepository())))
             .authorizeHttpRequests(authorize -> authorize
+                // the OpenAPI document (openapi/) describes contracts, no data: anyone may read it
+                .requestMatchers(HttpMethod.GET, Endpoints.API_OPENAPI, Endpoints.API_OPENAPI_YAML).permitAll()
                 // token creation needs a session (a bearer is no session: the controller says so)
                 .requestMatchers(Endpoints.API_CREATE_TOKEN).access(ApiSecurityConfig::developerInGoodStanding)
                 // the management routes (decisions §11): a bearer token must be of scope gestion (§15)

@@ -58,7 +58,7 @@ class UserManagementController {
 
     /** {@code correo}, {@code primer_nombre}, {@code rol} (default {@code user}): a one-time password, shown once. */
     @PostMapping(Endpoints.API_USERS_CREATE)
-    ResponseEntity<Created> create(Authentication authentication, HttpServletRequest request) {
+    ResponseEntity<UserCreated> create(Authentication authentication, HttpServletRequest request) {
         ApiCaller.require(authentication);
         String correo = FormFields.single(request, "correo");
         String name = FormFields.single(request, "primer_nombre");
@@ -66,7 +66,7 @@ class UserManagementController {
         Role rol = rolField.isEmpty() ? Role.USER : role(rolField);
         try {
             var created = accounts.createWithTemporaryPassword(name, correo, rol);
-            return ApiJson.ok(new Created(true, UserView.of(created.account()), created.temporaryPassword()));
+            return ApiJson.ok(new UserCreated(true, UserView.of(created.account()), created.temporaryPassword()));
         }
         catch (AccountService.InvalidAccountException e) {
             throw ApiProblem.badRequest(e.getMessage());
@@ -128,7 +128,7 @@ class UserManagementController {
     }
 
     @JsonPropertyOrder({ "ok", "usuario", "contrasena_temporal" })
-    record Created(boolean ok, UserView usuario, @JsonProperty("contrasena_temporal") String contrasenaTemporal) {
+    record UserCreated(boolean ok, UserView usuario, @JsonProperty("contrasena_temporal") String contrasenaTemporal) {
     }
 
     /** An account as the API shows it; times are ISO-8601 UTC to the second. */
