@@ -39,7 +39,7 @@ final class ApiRoutes {
 
     static void complete(OpenAPI api) {
         Operation userinfo = get(api, Endpoints.API_USERINFO).getGet();
-        userinfo.summary("Quién juega: el dueño del token").addTagsItem("api")
+        userinfo.summary("Quién juega: el dueño del token")
                 .addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
         apiError(userinfo.getResponses(), "401", "Falta token Bearer");
         apiError(userinfo.getResponses(), "401", "Token inválido o revocado");
@@ -73,6 +73,10 @@ final class ApiRoutes {
         errors(api.getPaths().get("/api/clients/revoke.php").getPost(), "404", "Aplicación no encontrada");
 
         users(api);
+        // one tag per family of routes, in place of springdoc's controller names
+        api.getPaths().forEach((path, item) -> item.readOperations().forEach(op -> op.setTags(List.of(
+                path.startsWith("/api/usuarios/") ? "usuarios (admins)" : path.startsWith("/api/tokens/") ? "tokens"
+                        : path.startsWith("/api/clients/") ? "aplicaciones" : "api"))));
 
         // springdoc leaves its own routes out of the document
         api.getPaths().addPathItem(Endpoints.API_OPENAPI, new PathItem().get(new Operation()
@@ -134,7 +138,6 @@ final class ApiRoutes {
 
     /** Who may call a management route, and the refusals before any field is read (decisions §11, §15). */
     private static void managed(Operation operation, boolean post) {
-        operation.addTagsItem("api");
         operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.SESSION));
         operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
         errors(operation, "401", "Sesión no iniciada", "Token inválido o revocado");

@@ -77,6 +77,8 @@ class OpenApiDocumentIT {
                 .propertyNames()).containsExactly("correo", "primer_nombre", "rol");
         assertThat(document.at("/paths/~1api~1usuarios~1list.php/get/responses/200/content/application~1json/schema").isMissingNode())
                 .as("the success body is generated from the controller's record").isFalse();
+        assertThat(document.at("/paths/~1api~1usuarios~1list.php/get/tags").toString()).isEqualTo("[\"usuarios (admins)\"]");
+        assertThat(document.toString()).doesNotContain("-controller\"");
         // one schema per record: two records of one simple name would share (and overwrite) one schema
         assertThat(document.at("/components/schemas").propertyNames()).contains("UserCreated", "Created", "UserList");
 
