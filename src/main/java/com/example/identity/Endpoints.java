@@ -60,6 +60,16 @@ public final class Endpoints {
     public static final String API_REVOKE_CLIENT = "/api/clients/revoke.php";
     /** Everything under {@code /api/}: the JSON error shape of decisions §1 ({@code web/ErrorPages}). */
     public static final String API_PREFIX = "/api/";
+    /** The administration API (decisions §23): admins only, a session with CSRF or a {@code gestion} token. */
+    public static final String API_USERS_LIST = "/api/usuarios/list.php";
+    public static final String API_USERS_CREATE = "/api/usuarios/create.php";
+    public static final String API_USERS_UPDATE = "/api/usuarios/update.php";
+    public static final String API_USERS_DELETE = "/api/usuarios/delete.php";
+    public static final String API_USERS_ALL = "/api/usuarios/**";
+    /** The OpenAPI 3.1 document of every /api/ and /oauth/ route (openapi/), public; springdoc serves it. */
+    public static final String API_OPENAPI = "/api/openapi.json";
+    /** The same document in YAML (springdoc serves it beside the JSON one). */
+    public static final String API_OPENAPI_YAML = "/api/openapi.json.yaml";
 
     // ----- Pages: the web chain (session, CSRF, Thymeleaf) -----
 
@@ -113,6 +123,10 @@ public final class Endpoints {
     /** The new address's confirmation link, opened on any device. */
     public static final String ACCOUNT_EMAIL_CONFIRM = "/cuenta/correo/confirmar";
     public static final String ACCOUNT_APPLICATIONS = "/cuenta/aplicaciones";
+    /** The reference page of the JSON routes (openapi/), public: Swagger UI over {@link #API_OPENAPI}. */
+    public static final String API_REFERENCE = "/documentacion/api";
+    /** Files of registry packages served by the service (Swagger UI's, for {@link #API_REFERENCE}). */
+    public static final String WEBJARS_ALL = "/webjars/**";
     /** The dashboards (dashboard/). */
     public static final String DEVELOPER_DASHBOARD = "/dashboard/developer.php";
     public static final String ADMIN_DASHBOARD = "/dashboard/admin.php";

@@ -41,8 +41,11 @@ public class AccountService {
     private final ApplicationEventPublisher events;
     private final Duration oneTimePasswordTtl;
 
+    private final AccountDeletion deletion;
+
     AccountService(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock,
-            ApplicationEventPublisher events, IdentityProperties properties) {
+            ApplicationEventPublisher events, IdentityProperties properties, AccountDeletion deletion) {
+        this.deletion = deletion;
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.clock = clock;
@@ -100,14 +103,19 @@ public class AccountService {
         String name = cleanName(primerNombre);
         UserAccount user = users.findById(userId)
                 .orElseThrow(() -> new InvalidAccountException("primer_nombre", "Cuenta no encontrada"));
+        applyName(user, name);
+        return user;
+    }
+
+    /** A cleaned name given to an account: applied, announced and audited when it differs. */
+    private void applyName(UserAccount user, String name) {
         String before = user.getPrimerNombre();
         if (!before.equals(name)) {
             user.rename(name, clock.instant());
-            events.publishEvent(new ProfileChanged(userId));
+            events.publishEvent(new ProfileChanged(user.getId()));
             events.publishEvent(new AuditEvent(AuditEvent.Type.NAME_CHANGED,
                     describe(user) + ": «" + before + "» → «" + name + "»"));
         }
-        return user;
     }
 
     /** Whether {@code correo} (already trimmed) has the shape this service accepts for an e-mail address. */
@@ -124,7 +132,7 @@ public class AccountService {
      */
     @Transactional
     public Optional<NewAccount> resetPassword(Caller admin, long userId) {
-        return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
             String password = oneTimePassword();
             Instant now = clock.instant();
             u.resetPassword(passwordEncoder.encode(password), now, now.plus(oneTimePasswordTtl));
@@ -235,42 +243,125 @@ public class AccountService {
      */
     @Transactional
     public boolean changeRole(Caller admin, long userId, Role rol) {
-        return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
-            Role before = u.getRol();
-            u.changeRole(rol, clock.instant());
-            events.publishEvent(new RoleChanged(userId, before, rol));
-            events.publishEvent(new AccountChanged(userId));
-            events.publishEvent(new AuditEvent(AuditEvent.Type.ROLE_CHANGED,
-                    describe(u) + ": " + before.value() + " → " + rol.value()));
+        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+            applyRole(u, rol);
             return true;
         }).orElse(false);
+    }
+
+    private void applyRole(UserAccount u, Role rol) {
+        Role before = u.getRol();
+        u.changeRole(rol, clock.instant());
+        events.publishEvent(new RoleChanged(u.getId(), before, rol));
+        events.publishEvent(new AccountChanged(u.getId()));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.ROLE_CHANGED,
+                describe(u) + ": " + before.value() + " → " + rol.value()));
     }
 
     /** Disables an account: no login, its sessions end, its tokens are refused. Not one's own. */
     @Transactional
     public boolean disable(Caller admin, long userId) {
-        return users.findById(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
-            u.disable(clock.instant());
-            events.publishEvent(new AccountChanged(userId));
-            events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DISABLED, describe(u)));
+        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+            applyDisable(u);
             return true;
         }).orElse(false);
+    }
+
+    private void applyDisable(UserAccount u) {
+        u.disable(clock.instant());
+        events.publishEvent(new AccountChanged(u.getId()));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DISABLED, describe(u)));
     }
 
     @Transactional
     public boolean enable(long userId) {
-        return users.findById(userId).map(u -> {
-            u.enable(clock.instant());
-            events.publishEvent(new AuditEvent(AuditEvent.Type.USER_ENABLED, describe(u)));
+        return live(userId).map(u -> {
+            applyEnable(u);
             return true;
         }).orElse(false);
     }
 
-    /** One page of the accounts, by id; with a search, those whose e-mail or name contains it. */
+    private void applyEnable(UserAccount u) {
+        u.enable(clock.instant());
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_ENABLED, describe(u)));
+    }
+
+    /** What an admin's change of an account came to ({@link #update}, {@link #delete}). */
+    public enum AdminOutcome {
+        DONE,
+        /** No such account, or a deleted one. */
+        NOT_FOUND,
+        /** The admin's own account: no one disables, demotes or deletes themselves. */
+        OWN_ACCOUNT
+    }
+
+    /**
+     * An admin changes any of the role, the active flag and the name of an account, all or nothing, with the
+     * same rules, events and audit lines as the admin page's buttons ({@link #changeRole}, {@link #disable},
+     * {@link #enable}, and {@link #rename}'s rule of a name): a new role or a disabled account ends its sessions
+     * on every instance. A value equal to the current one changes nothing. An admin may rename themselves,
+     * never change their own role or active flag. Null means "leave it".
+     *
+     * @throws InvalidAccountException with field {@code primer_nombre} for a bad name (nothing changed)
+     */
+    @Transactional
+    public AdminOutcome update(Caller admin, long userId, Role rol, Boolean activo, String primerNombre) {
+        String name = primerNombre == null ? null : cleanName(primerNombre);
+        var found = live(userId);
+        if (found.isEmpty()) {
+            return AdminOutcome.NOT_FOUND;
+        }
+        UserAccount u = found.get();
+        boolean newRole = rol != null && rol != u.getRol();
+        boolean newActive = activo != null && activo != u.isEnabled();
+        if (u.getId() == admin.userId() && (newRole || newActive)) {
+            return AdminOutcome.OWN_ACCOUNT;
+        }
+        if (name != null) {
+            applyName(u, name);
+        }
+        if (newRole) {
+            applyRole(u, rol);
+        }
+        if (newActive) {
+            if (activo) {
+                applyEnable(u);
+            }
+            else {
+                applyDisable(u);
+            }
+        }
+        return AdminOutcome.DONE;
+    }
+
+    /**
+     * An admin deletes an account, not their own ({@link AccountDeletion}: decisions §20). There is no
+     * "last admin" rule to apply: the caller is an admin who cannot delete, demote or disable themselves,
+     * so at least one admin is always left.
+     */
+    @Transactional
+    public AdminOutcome delete(Caller admin, long userId) {
+        var found = live(userId);
+        if (found.isEmpty()) {
+            return AdminOutcome.NOT_FOUND;
+        }
+        if (found.get().getId() == admin.userId()) {
+            return AdminOutcome.OWN_ACCOUNT;
+        }
+        deletion.delete(found.get());
+        return AdminOutcome.DONE;
+    }
+
+    /** An account that exists and is not deleted. */
+    private Optional<UserAccount> live(long userId) {
+        return users.findById(userId).filter(u -> !u.isDeleted());
+    }
+
+    /** One page of the accounts (deleted ones left out), by id; with a search, those whose e-mail or name contains it. */
     @Transactional(readOnly = true)
     public Slice<UserAccount> page(ListQuery query) {
         return query.searching() ? users.search(query.pattern(), query.pageable())
-                : users.findAllByOrderByIdAsc(query.pageable());
+                : users.findAllByDeletedAtIsNullOrderByIdAsc(query.pageable());
     }
 
     /** The e-mail addresses of the given accounts (the owners of the rows of one page). */

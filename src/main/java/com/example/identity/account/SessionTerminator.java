@@ -27,8 +27,9 @@ final class SessionTerminator {
 
     @EventListener
     void onAccountChanged(AccountChanged event) {
-        accounts.findById(event.userId()).ifPresent(account -> AfterCommit.nowAndAfterCompletion(
-                () -> end(account.getCorreo(), null)));
+        // the address now: a deletion (AccountDeletion) takes it off the account before the commit
+        accounts.findById(event.userId()).map(UserAccount::getCorreo).ifPresent(correo -> AfterCommit.nowAndAfterCompletion(
+                () -> end(correo, null)));
     }
 
     /** A new password: every other session of the account ends, the one that changed it stays. */

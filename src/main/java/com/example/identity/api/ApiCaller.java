@@ -50,6 +50,11 @@ final class ApiCaller {
         return Optional.empty();
     }
 
+    /** An {@code admin} caller, by session or personal token. */
+    static boolean isAdmin(Authentication authentication) {
+        return roleOf(authentication).map(r -> r == Role.ADMIN).orElse(false);
+    }
+
     /** A {@code developer_api} or {@code admin} caller ({@link Role#isDeveloper}). */
     static boolean isDeveloper(Authentication authentication) {
         return roleOf(authentication).map(Role::isDeveloper).orElse(false);

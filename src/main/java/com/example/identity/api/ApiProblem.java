@@ -37,6 +37,10 @@ final class ApiProblem extends RuntimeException {
         return new ApiProblem(HttpStatus.FORBIDDEN, error, null);
     }
 
+    static ApiProblem conflict(String error) {
+        return new ApiProblem(HttpStatus.CONFLICT, error, null);
+    }
+
     static ApiProblem notFound(String error) {
         return new ApiProblem(HttpStatus.NOT_FOUND, error, null);
     }

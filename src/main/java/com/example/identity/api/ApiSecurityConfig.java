@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authorization.AuthorizationDecision;
@@ -24,6 +25,8 @@ import org.springframework.security.web.context.HttpSessionSecurityContextReposi
 import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.csrf.CsrfFilter;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,6 +49,9 @@ class ApiSecurityConfig {
     static final String NO_SESSION = "Sesión no iniciada";
     static final String DENIED = "Permiso denegado";
     static final String BAD_CSRF = "Token CSRF inválido";
+
+    /** The routes for admins only, whose refusals put the role before the CSRF token. */
+    private static final RequestMatcher ADMIN_ROUTES = PathPatternRequestMatcher.withDefaults().matcher(Endpoints.API_USERS_ALL);
 
     /**
      * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the bearer filter
@@ -89,10 +95,14 @@ class ApiSecurityConfig {
             .securityContext(context -> context.securityContextRepository(
                     new DelegatingSecurityContextRepository(requestContexts, new HttpSessionSecurityContextRepository())))
             .authorizeHttpRequests(authorize -> authorize
+                // the OpenAPI document (openapi/) describes contracts, no data: anyone may read it
+                .requestMatchers(HttpMethod.GET, Endpoints.API_OPENAPI, Endpoints.API_OPENAPI_YAML).permitAll()
                 // token creation needs a session (a bearer is no session: the controller says so)
                 .requestMatchers(Endpoints.API_CREATE_TOKEN).access(ApiSecurityConfig::developerInGoodStanding)
                 // the management routes (decisions §11): a bearer token must be of scope gestion (§15)
                 .requestMatchers(Endpoints.API_TOKENS_ALL, Endpoints.API_CLIENTS_ALL).access(ApiSecurityConfig::manager)
+                // the administration API (decisions §23): the same, and the caller is an admin
+                .requestMatchers(Endpoints.API_USERS_ALL).access(ApiSecurityConfig::administrator)
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
@@ -121,7 +131,7 @@ class ApiSecurityConfig {
         if (caller == null || caller instanceof AnonymousAuthenticationToken || !caller.isAuthenticated()) {
             ApiJson.error(response, HttpServletResponse.SC_UNAUTHORIZED, NO_SESSION);
         }
-        else if (!ApiCaller.isDeveloper(caller)) {
+        else if (!ApiCaller.isDeveloper(caller) || (ADMIN_ROUTES.matches(request) && !ApiCaller.isAdmin(caller))) {
             ApiJson.error(response, HttpServletResponse.SC_FORBIDDEN, DENIED);
         }
         else if (exception instanceof CsrfException) {
@@ -143,6 +153,13 @@ class ApiSecurityConfig {
                 && user.passwordChangeRequired();
         return new AuthorizationDecision(caller.isAuthenticated() && !(caller instanceof AnonymousAuthenticationToken)
                 && ApiCaller.isDeveloper(caller) && !pendingPasswordChange);
+    }
+
+    /** {@link #manager}, and the caller is an {@code admin} (decisions §23). */
+    static AuthorizationDecision administrator(Supplier<? extends Authentication> authentication,
+            RequestAuthorizationContext context) {
+        return new AuthorizationDecision(manager(authentication, context).isGranted()
+                && ApiCaller.isAdmin(authentication.get()));
     }
 
     /** {@link #developerInGoodStanding}, and a bearer token of scope {@code gestion} (decisions §15). */

@@ -23,4 +23,25 @@ final class FormFields {
         }
         return values[0];
     }
+
+    /**
+     * The {@code id} field of the management routes: present, sent once, a number.
+     *
+     * @throws ApiProblem 400 {@code Falta el parámetro id} or {@code id inválido}
+     */
+    static long id(HttpServletRequest request) {
+        String[] ids = request.getParameterValues("id");
+        if (ids == null || ids.length == 0 || ids[0].isBlank()) {
+            throw ApiProblem.badRequest("Falta el parámetro id");
+        }
+        if (ids.length > 1 || ids[0].length() > 19) {
+            throw ApiProblem.badRequest("id inválido");
+        }
+        try {
+            return Long.parseLong(ids[0]);
+        }
+        catch (NumberFormatException e) {
+            throw ApiProblem.badRequest("id inválido");
+        }
+    }
 }

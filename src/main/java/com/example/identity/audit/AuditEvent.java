@@ -66,6 +66,8 @@ public record AuditEvent(Type type, String subject, String actor) {
         ROLE_CHANGED("Rol cambiado"),
         USER_DISABLED("Cuenta desactivada"),
         USER_ENABLED("Cuenta activada"),
+        /** An account deleted (decisions §20): the subject names the id only, never the address. */
+        USER_DELETED("Cuenta eliminada"),
         PASSWORD_RESET("Contraseña restablecida por un admin"),
         PASSWORD_CHANGED("Contraseña cambiada"),
         EMAIL_CHANGE_REQUESTED("Cambio de correo pedido"),

@@ -9,7 +9,7 @@ import com.example.identity.account.AccountPrincipal;
 /**
  * Puts the logged-in user (or {@code null}) in every page's model as {@code currentUser}, for the layout.
  * Only for the packages that hold page controllers (site: the home page; web: the error pages; signin,
- * settings, dashboard, consent, device, recovery; oauth's one page, the logout confirmation, sets it itself):
+ * settings, dashboard, consent, device, recovery, openapi; oauth's one page, the logout confirmation, sets it itself):
  * a {@code @ModelAttribute} advice runs on every request of the controllers it applies to, and the JSON
  * endpoints (token, client), {@code /api/userinfo.php} above all, have no model to fill. ArchitectureTest
  * fails when a package with a page controller is missing here.
@@ -17,7 +17,8 @@ import com.example.identity.account.AccountPrincipal;
 @ControllerAdvice(basePackages = { "com.example.identity.site", "com.example.identity.web",
         "com.example.identity.signin", "com.example.identity.settings", "com.example.identity.dashboard",
         "com.example.identity.consent", "com.example.identity.device", "com.example.identity.recovery",
-        "com.example.identity.registration", "com.example.identity.federation" })
+        "com.example.identity.registration", "com.example.identity.federation",
+        "com.example.identity.openapi" })
 class CurrentUserAdvice {
 
     @ModelAttribute("currentUser")

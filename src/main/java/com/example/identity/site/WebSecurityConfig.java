@@ -38,6 +38,8 @@ class WebSecurityConfig {
             .authorizeHttpRequests(authorize -> authorize
                 .requestMatchers(Endpoints.HOME, Endpoints.LOGIN, Endpoints.CSS_ALL, Endpoints.JS_ALL, Endpoints.FAVICON,
                         Endpoints.ERROR).permitAll()
+                // the reference of the JSON routes and Swagger UI's files (openapi/): public, like the document
+                .requestMatchers(Endpoints.API_REFERENCE, Endpoints.WEBJARS_ALL).permitAll()
                 // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
                 .requestMatchers(Endpoints.RECOVERY_REQUEST, Endpoints.RECOVERY_RESET).permitAll()
                 // sign-up (registration/): for those who have no account yet; off answers 404

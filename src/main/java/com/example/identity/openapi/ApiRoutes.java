@@ -1,0 +1,164 @@
+package com.example.identity.openapi;
+
+import static com.example.identity.openapi.Docs.apiError;
+import static com.example.identity.openapi.Docs.field;
+import static com.example.identity.openapi.Docs.required;
+
+import java.util.List;
+
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+
+import com.example.identity.Endpoints;
+import com.example.identity.common.ListQuery;
+
+/**
+ * What springdoc cannot see in the {@code /api/} controllers, which read their form fields from the request
+ * (each field once, with the API's own refusals): the fields, who may call, and the Spanish refusals of each
+ * route (decisions §1, §11, §15, §16, §23). springdoc generates the paths, methods and success bodies from the
+ * controllers; this completes those operations, and fails the start when one of them has disappeared.
+ */
+final class ApiRoutes {
+
+    static final String SESSION_OR_TOKEN = "Una sesión (con el token CSRF en los POST: campo _csrf o cabecera X-CSRF-TOKEN) "
+            + "o un token personal de alcance gestion (Authorization: Bearer).";
+
+    private static final List<Docs.Field> PAGING = List.of(
+            field("page", "Página, desde 1 (por defecto 1, como mucho " + ListQuery.MAX_PAGE + ")"),
+            field("size", "Elementos por página, de 1 a " + ListQuery.MAX_SIZE + " (por defecto " + ListQuery.DEFAULT_SIZE + ")"),
+            field("q", "Búsqueda, de " + ListQuery.MIN_SEARCH + " a " + ListQuery.MAX_SEARCH + " caracteres"));
+
+    private ApiRoutes() {
+    }
+
+    static void complete(OpenAPI api) {
+        Operation userinfo = get(api, Endpoints.API_USERINFO).getGet();
+        userinfo.summary("Quién juega: el dueño del token")
+                .addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
+        apiError(userinfo.getResponses(), "401", "Falta token Bearer");
+        apiError(userinfo.getResponses(), "401", "Token inválido o revocado");
+        apiError(userinfo.getResponses(), "403", "Permiso denegado");
+
+        Operation create = post(api, Endpoints.API_CREATE_TOKEN, "Crea un token personal (se muestra una vez)",
+                List.of(required("name", "Nombre del token, 1 a 100 caracteres"),
+                        field("scope", "perfil (por defecto) o gestion")));
+        create.getSecurity().clear();
+        create.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.SESSION));
+        create.setDescription("Solo con una sesión de developer_api o admin y el token CSRF.");
+        errors(create, "400", "Falta el parámetro name", "name demasiado largo", "name inválido", "Parámetro repetido: name",
+                "scope inválido");
+
+        list(api, "/api/tokens/list.php", "Tokens: los propios, o todos para un admin");
+        errors(post(api, "/api/tokens/revoke.php", "Revoca un token", List.of(required("id", "id del token"))),
+                "400", "Falta el parámetro id", "id inválido");
+        errors(api.getPaths().get("/api/tokens/revoke.php").getPost(), "404", "Token no encontrado");
+
+        list(api, "/api/clients/list.php", "Aplicaciones: las propias, o todas para un admin");
+        errors(post(api, "/api/clients/create.php", "Registra una aplicación OAuth (el secreto se muestra una vez)",
+                List.of(required("name", "Nombre, 1 a 100 caracteres"),
+                        field("redirect_uri", "URI de redirección exacta (https; http solo en loopback); nativa: loopback o "
+                                + "esquema privado; dispositivo y servidor: ninguna"),
+                        field("type", "web (por defecto), nativa, dispositivo o servidor"),
+                        field("post_logout_redirect_uri", "Repetible: direcciones a las que puede volver un cierre de sesión"))),
+                "400", "Falta el parámetro name", "type inválido: web, nativa, dispositivo o servidor",
+                "Una aplicación de tipo dispositivo no tiene redirect_uri");
+        errors(post(api, "/api/clients/revoke.php", "Revoca una aplicación y sus tokens",
+                List.of(required("client_id", "client_id de la aplicación"))), "400", "Falta el parámetro client_id");
+        errors(api.getPaths().get("/api/clients/revoke.php").getPost(), "404", "Aplicación no encontrada");
+
+        users(api);
+        // one tag per family of routes, in place of springdoc's controller names
+        api.getPaths().forEach((path, item) -> item.readOperations().forEach(op -> op.setTags(List.of(
+                path.startsWith("/api/usuarios/") ? "usuarios (admins)" : path.startsWith("/api/tokens/") ? "tokens"
+                        : path.startsWith("/api/clients/") ? "aplicaciones" : "api"))));
+
+        // springdoc leaves its own routes out of the document
+        api.getPaths().addPathItem(Endpoints.API_OPENAPI, new PathItem().get(new Operation()
+                .summary("Este documento OpenAPI 3.1 (público)").addTagsItem("documentación")
+                .responses(new ApiResponses().addApiResponse("200", Docs.json("El documento")))));
+        api.getPaths().addPathItem(Endpoints.API_OPENAPI_YAML, new PathItem().get(new Operation()
+                .summary("Este documento en YAML (público)").addTagsItem("documentación")
+                .responses(new ApiResponses().addApiResponse("200", new ApiResponse().description("El documento en YAML")
+                        .content(new Content().addMediaType("application/vnd.oai.openapi", new MediaType()
+                                .schema(Docs.type("string"))))))));
+    }
+
+    private static void users(OpenAPI api) {
+        list(api, Endpoints.API_USERS_LIST, "Cuentas (solo admins), por id");
+        String admins = "Solo admins. ";
+        Operation create = post(api, Endpoints.API_USERS_CREATE, "Crea una cuenta con una contraseña de un solo uso",
+                List.of(required("correo", "Dirección de correo"), required("primer_nombre", "Nombre, 1 a 100 caracteres"),
+                        field("rol", "user (por defecto), developer_api o admin")));
+        create.setDescription(admins + "contrasena_temporal se muestra una vez; la persona la cambia al entrar.");
+        errors(create, "400", "Correo inválido", "Falta el nombre", "Nombre demasiado largo o inválido",
+                "rol inválido: user, developer_api o admin");
+        errors(create, "409", "Ya existe una cuenta con ese correo");
+        Operation update = post(api, Endpoints.API_USERS_UPDATE, "Cambia el rol, el estado o el nombre de una cuenta",
+                List.of(required("id", "id de la cuenta"), field("rol", "user, developer_api o admin"),
+                        field("activo", "true o false"), field("primer_nombre", "Nombre, 1 a 100 caracteres")));
+        update.setDescription(admins + "Todo o nada; un rol nuevo o una cuenta desactivada cierra sus sesiones.");
+        errors(update, "400", "Falta el parámetro id", "id inválido", "rol inválido: user, developer_api o admin",
+                "activo inválido: true o false", "Nada que cambiar: envía rol, activo o primer_nombre", "Falta el nombre");
+        errors(update, "404", "Usuario no encontrado");
+        errors(update, "409", "No puedes cambiar tu propio rol ni desactivar tu cuenta");
+        Operation delete = post(api, Endpoints.API_USERS_DELETE, "Elimina una cuenta",
+                List.of(required("id", "id de la cuenta")));
+        delete.setDescription(admins + "Sus sesiones terminan; sus tokens, consentimientos, llaves de acceso y segundo factor "
+                + "se borran; el id no se reutiliza.");
+        errors(delete, "400", "Falta el parámetro id", "id inválido");
+        errors(delete, "404", "Usuario no encontrado");
+        errors(delete, "409", "No puedes eliminar tu propia cuenta");
+    }
+
+    private static void list(OpenAPI api, String path, String summary) {
+        Operation list = get(api, path).getGet();
+        list.summary(summary).description(SESSION_OR_TOKEN + " Las páginas vecinas van en la cabecera Link (rel=next, rel=prev).");
+        Docs.query(list, PAGING);
+        managed(list, false);
+        errors(list, "400", "page inválido (un número de 1 a " + ListQuery.MAX_PAGE + ")",
+                "size inválido (un número de 1 a " + ListQuery.MAX_SIZE + ")",
+                "q demasiado corto (mínimo " + ListQuery.MIN_SEARCH + " caracteres)", "Parámetro repetido: page");
+    }
+
+    private static Operation post(OpenAPI api, String path, String summary, List<Docs.Field> fields) {
+        Operation post = get(api, path).getPost();
+        if (post == null) {
+            throw new IllegalStateException("OpenAPI: springdoc no longer finds POST " + path);
+        }
+        post.summary(summary).description(SESSION_OR_TOKEN).requestBody(Docs.form(fields));
+        managed(post, true);
+        return post;
+    }
+
+    /** Who may call a management route, and the refusals before any field is read (decisions §11, §15). */
+    private static void managed(Operation operation, boolean post) {
+        operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.SESSION));
+        operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
+        errors(operation, "401", "Sesión no iniciada", "Token inválido o revocado");
+        errors(operation, "403", "Permiso denegado");
+        if (post) {
+            errors(operation, "403", "Token CSRF inválido");
+        }
+        errors(operation, "503", "Servicio no disponible");
+    }
+
+    private static void errors(Operation operation, String status, String... errors) {
+        for (String error : errors) {
+            apiError(operation.getResponses(), status, error);
+        }
+    }
+
+    private static PathItem get(OpenAPI api, String path) {
+        PathItem item = api.getPaths() == null ? null : api.getPaths().get(path);
+        if (item == null) {
+            throw new IllegalStateException("OpenAPI: springdoc no longer finds " + path);
+        }
+        return item;
+    }
+}

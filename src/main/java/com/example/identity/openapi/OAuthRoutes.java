@@ -1,0 +1,193 @@
+package com.example.identity.openapi;
+
+import static com.example.identity.openapi.Docs.field;
+import static com.example.identity.openapi.Docs.required;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.Paths;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+
+import com.example.identity.Endpoints;
+
+/**
+ * The routes that no controller serves, so that springdoc cannot see them: Spring Authorization Server's
+ * endpoints are filters of the authorization server chain (oauth/), and so are the discovery document and the
+ * key set. Each is written here from the contract (specification §3, decisions §1, §2, §12, §16), with its
+ * fields and its answers; the Spanish legacy errors of the token endpoint are examples of exact bodies.
+ * {@code OpenApiDocumentIT} checks every one against the running service.
+ */
+final class OAuthRoutes {
+
+    private OAuthRoutes() {
+    }
+
+    static void add(OpenAPI api) {
+        Paths paths = api.getPaths();
+        Operation authorizeGet = authorize("Petición de autorización (código)");
+        Operation authorizePost = authorize("Petición de autorización por POST (OIDC Core §3.1.2.1)");
+        authorizePost.requestBody(Docs.form(authorizeFields()));
+        authorizePost.setParameters(null);
+        paths.addPathItem(Endpoints.AUTHORIZE, new PathItem().get(authorizeGet).post(authorizePost));
+
+        Operation token = operation("Intercambia un código, un refresh token o un device_code por tokens; un servidor pide el suyo",
+                "Credenciales del cliente en el cuerpo (client_secret_post) o con HTTP Basic. Errores del código en "
+                        + "castellano (contrato heredado); los grants nuevos usan códigos RFC 6749 §5.2 con error_description.");
+        token.requestBody(Docs.form(List.of(required("grant_type",
+                "authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code o client_credentials "
+                        + "(solo aplicaciones de tipo servidor)"),
+                field("code", "El código recibido"), field("redirect_uri", "La misma de la petición"),
+                field("client_id", "Identificador del cliente"), field("client_secret", "Secreto (clientes confidenciales)"),
+                field("code_verifier", "PKCE (obligatorio en aplicaciones nativas)"), field("refresh_token", "Refresh token"),
+                field("device_code", "device_code del flujo de dispositivo"),
+                field("scope", "client_credentials: ninguno (un servidor no pide alcances)"))));
+        token.getResponses().addApiResponse("200", Docs.json("access_token, token_type, expires_in, scope, refresh_token, id_token"));
+        for (String error : List.of("grant_type inválido", "Faltan parámetros obligatorios", "redirect_uri no coincide con el registrado",
+                "Código de autorización inválido", "Código ya utilizado", "Código expirado")) {
+            oauthError(token.getResponses(), "400", error, null);
+        }
+        for (String error : List.of("client_id inválido", "client_secret incorrecto", "client_revoked")) {
+            oauthError(token.getResponses(), "401", error, null);
+        }
+        oauthError(token.getResponses(), "400", "invalid_grant", "El refresh token no es válido");
+        oauthError(token.getResponses(), "400", "invalid_scope", "Una aplicacion de tipo servidor no pide alcances");
+        oauthError(token.getResponses(), "500", "oidc_key_missing", null);
+        oauthError(token.getResponses(), "503", "Servicio no disponible", null);
+        paths.addPathItem(Endpoints.TOKEN, new PathItem().post(token));
+
+        Operation jwks = operation("Las claves públicas RS256 (JWK Set)", null);
+        jwks.getResponses().addApiResponse("200", Docs.json("{\"keys\":[...]}"));
+        paths.addPathItem(Endpoints.JWKS, new PathItem().get(jwks));
+        Operation discovery = operation("Documento de descubrimiento de OpenID Connect", null);
+        discovery.getResponses().addApiResponse("200", Docs.json("issuer, endpoints, scopes y métodos admitidos"));
+        paths.addPathItem(Endpoints.DISCOVERY, new PathItem().get(discovery));
+
+        paths.addPathItem(Endpoints.USERINFO, new PathItem().get(userinfo()).post(userinfo()
+                .requestBody(Docs.form(List.of(field("access_token", "El token de acceso, si no va en Authorization"))))));
+
+        for (String path : List.of(Endpoints.REVOKE, Endpoints.INTROSPECT)) {
+            boolean revoke = path.equals(Endpoints.REVOKE);
+            Operation op = clientAuthenticated(revoke ? "Revoca un token (RFC 7009)" : "Introspección de un token (RFC 7662)");
+            if (!revoke) {
+                // decisions §21: a servidor application may present its own access token instead of its secret
+                op.description(op.getDescription() + " Una aplicación de tipo servidor puede presentar su propio token "
+                        + "de acceso (Authorization: Bearer) y solo ve los tokens de las aplicaciones de su dueño.");
+                oauthError(op.getResponses(), "401", "invalid_client", "Token de acceso invalido, caducado o revocado");
+            }
+            op.requestBody(Docs.form(List.of(required("token", "El token"), field("token_type_hint",
+                    "access_token o refresh_token"), field("client_id", "Identificador del cliente"),
+                    field("client_secret", "Secreto del cliente"))));
+            op.getResponses().addApiResponse("200", Docs.json(revoke ? "Vacío: el token ya no vale"
+                    : "{\"active\":true,...} o {\"active\":false}"));
+            paths.addPathItem(path, new PathItem().post(op));
+        }
+
+        Operation device = clientAuthenticated("Empieza el flujo de dispositivo (RFC 8628 §3.1)");
+        device.requestBody(Docs.form(List.of(required("client_id", "Una aplicación de tipo dispositivo"),
+                field("scope", "openid, email, profile, offline_access"))));
+        device.getResponses().addApiResponse("200", Docs.json(
+                "device_code, user_code (XXXX-XXXX), verification_uri, verification_uri_complete, expires_in (600), interval (5)"));
+        oauthError(device.getResponses(), "400", "unauthorized_client", null);
+        paths.addPathItem(Endpoints.DEVICE, new PathItem().post(device));
+        pages(paths);
+    }
+
+    /**
+     * The two pages under /oauth/ (page controllers of the web chain, which springdoc leaves out): the
+     * consent page in front of the authorization endpoint and RP-initiated logout.
+     */
+    private static void pages(Paths paths) {
+        Operation consentGet = page("Página de consentimiento de una aplicación de terceros",
+                "Sin sesión: 302 a /login/. Con sesión, la página; si ya hay consentimiento, 302 a la autorización.");
+        Operation consentPost = page("Decisión de consentimiento (decision=allow|deny, con el token CSRF)",
+                "302 a la autorización (allow) o al redirect_uri con error=access_denied (deny).");
+        consentPost.getResponses().addApiResponse("403", Docs.page("Sin token CSRF"));
+        paths.addPathItem(Endpoints.CONSENT, new PathItem().get(consentGet).post(consentPost));
+        PathItem logout = new PathItem();
+        for (boolean get : new boolean[] { true, false }) {
+            Operation op = page("Cierre de sesión iniciado por la aplicación (OIDC RP-Initiated Logout 1.0)",
+                    "id_token_hint, post_logout_redirect_uri (registrada), state. Sin una pista válida, una página "
+                            + "de confirmación; con ella, la sesión termina en todas las instancias y 302 a la dirección.");
+            List<Docs.Field> fields = List.of(field("id_token_hint", "Un id_token emitido a la aplicación"),
+                    field("post_logout_redirect_uri", "Registrada para la aplicación"), field("state", "Se devuelve tal cual"),
+                    field("client_id", "Identificador del cliente"));
+            if (get) {
+                Docs.query(op, fields);
+                logout.get(op);
+            }
+            else {
+                logout.post(op.requestBody(Docs.form(fields)));
+            }
+        }
+        logout.getPost().getResponses().addApiResponse("303", new ApiResponse()
+                .description("Redirección a la página de confirmación"));
+        paths.addPathItem(Endpoints.LOGOUT, logout);
+    }
+
+    private static Operation page(String summary, String description) {
+        Operation op = operation(summary, description);
+        op.getResponses().addApiResponse("200", Docs.page("La página, en castellano o inglés"));
+        op.getResponses().addApiResponse("302", new ApiResponse().description("Redirección"));
+        return op;
+    }
+
+    private static Operation authorize(String summary) {
+        Operation op = operation(summary, "Con sesión: 302 al redirect_uri con code y state. Sin sesión: 302 a /login/. "
+                + "Un client_id o redirect_uri inválido, o un cliente revocado: página HTML 400, sin redirigir. "
+                + "Otros errores: 302 al redirect_uri con error y state (RFC 6749 §4.1.2.1).");
+        Docs.query(op, authorizeFields());
+        op.getResponses().addApiResponse("302", new ApiResponse().description("Redirección: al login, o al redirect_uri"));
+        op.getResponses().addApiResponse("400", Docs.page("client_id inválido | redirect_uri no coincide con el registrado "
+                + "| client_revoked"));
+        return op;
+    }
+
+    private static List<Docs.Field> authorizeFields() {
+        return List.of(required("response_type", "code"), required("client_id", "Identificador del cliente"),
+                field("redirect_uri", "Exactamente la registrada"), field("scope", "openid, email, profile, offline_access"),
+                field("state", "Se devuelve tal cual"), field("code_challenge", "PKCE S256"),
+                field("code_challenge_method", "S256"), field("nonce", "Va al id_token"),
+                field("prompt", "none, login o consent"), field("max_age", "Segundos"), field("login_hint", "Correo"),
+                field("ui_locales", "es o en"), field("acr_values", "mfa"), field("claims", "JSON (OIDC Core §5.5)"));
+    }
+
+    private static Operation userinfo() {
+        Operation op = operation("UserInfo de OpenID Connect",
+                "El token de acceso en Authorization: Bearer (o, por POST, en el campo access_token).");
+        op.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
+        op.getResponses().addApiResponse("200", Docs.json("sub (user:<id>), email y email_verified con scope email, "
+                + "name y given_name con profile"));
+        oauthError(op.getResponses(), "401", "invalid_token", "Falta el token de acceso");
+        oauthError(op.getResponses(), "401", "invalid_token", "Token de acceso invalido, caducado o revocado");
+        return op;
+    }
+
+    private static Operation clientAuthenticated(String summary) {
+        Operation op = operation(summary, "Con autenticación del cliente (cuerpo o HTTP Basic).");
+        op.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.CLIENT));
+        oauthError(op.getResponses(), "401", "invalid_client", "Faltan las credenciales del cliente");
+        oauthError(op.getResponses(), "401", "invalid_client", "Autenticacion del cliente fallida");
+        return op;
+    }
+
+    private static Operation operation(String summary, String description) {
+        return new Operation().summary(summary).description(description).addTagsItem("oauth").responses(new ApiResponses());
+    }
+
+    /** {@code {"error":...}}, with {@code error_description} when the answer has one. */
+    private static void oauthError(ApiResponses responses, String status, String error, String description) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", error);
+        if (description != null) {
+            body.put("error_description", description);
+        }
+        Docs.error(responses, status, description == null ? error : error + ": " + description, body);
+    }
+}
