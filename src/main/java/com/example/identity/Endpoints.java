@@ -80,6 +80,10 @@ public final class Endpoints {
     public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";
     public static final String ACCOUNT_TOTP = "/cuenta/seguridad/totp";
     public static final String ACCOUNT_PASSWORD = "/cuenta/contrasena";
+    /** Deleting one's own account (decisions §20, settings/AccountDeletionController). */
+    public static final String ACCOUNT_DELETE = "/cuenta/eliminar";
+    /** The JSON download of everything stored about the person (decisions §20, settings/DataExportController). */
+    public static final String ACCOUNT_DATA = "/cuenta/datos";
     /** The new address's confirmation link, opened on any device. */
     public static final String ACCOUNT_EMAIL_CONFIRM = "/cuenta/correo/confirmar";
     public static final String ACCOUNT_APPLICATIONS = "/cuenta/aplicaciones";

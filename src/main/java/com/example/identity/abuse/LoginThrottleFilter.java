@@ -41,7 +41,8 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
             "/cuenta/seguridad/confirmar", "/cuenta/seguridad",
             "/cuenta/seguridad/totp", "/cuenta/seguridad/totp",
             "/cuenta/seguridad/totp/codigos", "/cuenta/seguridad",
-            "/cuenta/seguridad/totp/desactivar", "/cuenta/seguridad");
+            "/cuenta/seguridad/totp/desactivar", "/cuenta/seguridad",
+            Endpoints.ACCOUNT_DELETE, Endpoints.ACCOUNT_DELETE);
 
     private final LoginThrottle throttle;
 

@@ -66,6 +66,8 @@ public record AuditEvent(Type type, String subject, String actor) {
         ROLE_CHANGED("Rol cambiado"),
         USER_DISABLED("Cuenta desactivada"),
         USER_ENABLED("Cuenta activada"),
+        USER_DELETED("Cuenta eliminada"),
+        DATA_EXPORTED("Datos descargados"),
         PASSWORD_RESET("Contraseña restablecida por un admin"),
         PASSWORD_CHANGED("Contraseña cambiada"),
         EMAIL_CHANGE_REQUESTED("Cambio de correo pedido"),

@@ -22,6 +22,7 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
+import com.example.identity.account.AccountDeletion;
 import com.example.identity.account.Caller;
 import com.example.identity.common.ListQuery;
 import com.example.identity.account.Role;
@@ -47,9 +48,11 @@ class AdminController {
     private final Clock clock;
     private final SigningKeys signingKeys;
     private final ClientLogoutUris logoutUris;
+    private final AccountDeletion deletion;
 
     AdminController(AccountService accounts, ApiTokenService tokens, ClientService clients, Clock clock,
-            SigningKeys signingKeys, ClientLogoutUris logoutUris) {
+            SigningKeys signingKeys, ClientLogoutUris logoutUris, AccountDeletion deletion) {
+        this.deletion = deletion;
         this.logoutUris = logoutUris;
         this.signingKeys = signingKeys;
         this.accounts = accounts;
@@ -203,6 +206,16 @@ class AdminController {
         boolean done = accounts.disable(Caller.of(admin), id);
         redirect.addFlashAttribute("notice", done ? "Cuenta desactivada: sus sesiones se han cerrado y sus tokens ya no valen."
                 : "No se pudo desactivar esa cuenta (no puedes desactivar la tuya).");
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
+    }
+
+    /** Deletes an account with everything it owns (decisions §20, account/AccountDeletion); not one's own. */
+    @PostMapping("/dashboard/admin/users/delete")
+    String delete(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, RedirectAttributes redirect) {
+        boolean done = id != admin.id()
+                && deletion.delete(id, Caller.of(admin)) == AccountDeletion.Outcome.DELETED;
+        redirect.addFlashAttribute("notice", done ? "Cuenta eliminada con todos sus datos; sus sesiones se han cerrado."
+                : "No se pudo eliminar esa cuenta (no puedes eliminar la tuya).");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
