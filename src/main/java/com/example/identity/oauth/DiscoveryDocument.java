@@ -47,6 +47,9 @@ class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
             claims.put("code_challenge_methods_supported", List.of("S256"));
             // RP-initiated logout (LogoutEndpoint), at the issuer like the other endpoints
             claims.put("end_session_endpoint", issuer + Endpoints.LOGOUT);
+            // Back-Channel Logout 1.0 (backchannel/): logout tokens carry sid, and id_tokens too
+            claims.put("backchannel_logout_supported", true);
+            claims.put("backchannel_logout_session_supported", true);
             claims.put("userinfo_endpoint", issuer + Endpoints.USERINFO);
             claims.put("revocation_endpoint", issuer + Endpoints.REVOKE);
             claims.put("revocation_endpoint_auth_methods_supported",
