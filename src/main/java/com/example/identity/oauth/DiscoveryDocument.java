@@ -59,7 +59,7 @@ class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
                     List.of("client_secret_basic", "client_secret_post"));
             claims.put("claims_supported",
                     List.of("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "azp", "amr", "acr", "email",
-                            "email_verified", "name", "given_name"));
+                            "email_verified", "name", "given_name", "sid"));
             // the authorization request's parameters (decisions §12.2, AuthenticationRequestFilter)
             claims.put("prompt_values_supported", List.of("none", "login", "consent"));
             claims.put("display_values_supported", List.of("page", "popup"));

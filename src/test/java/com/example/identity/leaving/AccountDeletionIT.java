@@ -10,7 +10,6 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.annotation.Import;
 
 import com.example.identity.account.EmailChanges;
 import com.example.identity.account.Role;
@@ -29,7 +28,6 @@ import tools.jackson.databind.JsonNode;
  * tokens are refused, the address is free, the id is not given again, the audit trail keeps the id without the
  * address. The admin's "Eliminar" does the same for someone else, never for the admin's own account.
  */
-@Import(DeletedAccounts.class)
 class AccountDeletionIT extends LeavingTestBase {
 
     @Autowired
