@@ -34,16 +34,20 @@ class LogoutSessions {
         return Secrets.randomUrlSafe(16);
     }
 
-    /** The authorization {@code authorizationId} (a code just issued) was given in session {@code sid}. */
+    /**
+     * The authorization {@code authorizationId} (a code just issued, with scope {@code openid}: its exchange issues an
+     * id_token) was given in session {@code sid}. Marked as told an id_token at once ({@code id_token_at}), so that
+     * the code's exchange costs one read only (token/QueryCountIT); a code never exchanged means a logout token the
+     * application ignores (Back-Channel Logout 1.0 §2.6: no session of that sid there).
+     */
     void recordAuthorization(String authorizationId, String sid, long userId, String clientId) {
-        jdbc.update("insert into backchannel_logout_sessions (sid, user_id, client_id, authorization_id, created_at) "
-                + "values (?, ?, ?, ?, ?)", sid, userId, clientId, authorizationId, Timestamp.from(clock.instant()));
+        Timestamp now = Timestamp.from(clock.instant());
+        jdbc.update("insert into backchannel_logout_sessions (sid, user_id, client_id, authorization_id, created_at, "
+                + "id_token_at) values (?, ?, ?, ?, ?, ?)", sid, userId, clientId, authorizationId, now, now);
     }
 
-    /** An id_token is being issued for {@code authorizationId}: its session's sid, now marked as told an id_token. */
-    Optional<String> idTokenIssued(String authorizationId) {
-        jdbc.update("update backchannel_logout_sessions set id_token_at = ? where authorization_id = ? and id_token_at is null",
-                Timestamp.from(clock.instant()), authorizationId);
+    /** The sid of the session in which {@code authorizationId} was given, for its id_tokens: one read. */
+    Optional<String> sidOf(String authorizationId) {
         return jdbc.queryForList("select sid from backchannel_logout_sessions where authorization_id = ?", String.class,
                 authorizationId).stream().findFirst();
     }

@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 /**
  * The {@code sid} claim of an id_token (Back-Channel Logout 1.0 §2.1, OpenID Connect Front-Channel Logout §3): the
  * login session's identifier recorded with the authorization by {@link SidRecordingFilter}, the same for every
- * id_token of that session (refreshes included); the application is recorded as told an id_token in it. An
+ * id_token of that session (refreshes included). An
  * authorization without one (the device flow, where no browser session logs the application in) has no sid.
  * Applied after oauth's own claims (oauth/AuthorizationServerConfig composes the id_token customizers).
  */
@@ -26,7 +26,7 @@ class SidClaim implements OAuth2TokenCustomizer<JwtEncodingContext> {
         if (!OidcParameterNames.ID_TOKEN.equals(context.getTokenType().getValue()) || context.getAuthorization() == null) {
             return;
         }
-        sessions.idTokenIssued(context.getAuthorization().getId())
+        sessions.sidOf(context.getAuthorization().getId())
                 .ifPresentOrElse(sid -> context.getClaims().claim("sid", sid),
                         () -> context.getClaims().claims(claims -> claims.remove("sid")));
     }

@@ -57,12 +57,14 @@ class SidRecordingFilter extends OncePerRequestFilter {
         if (code == null || session == null) {
             return;
         }
-        record Authorization(String id, long userId, String clientId) {
+        record Authorization(String id, long userId, String clientId, String scopes) {
         }
-        List<Authorization> found = jdbc.query("select id, user_id, client_id from oauth_authorizations where code_digest = ?",
-                (rs, i) -> new Authorization(rs.getString(1), rs.getLong(2), rs.getString(3)),
+        List<Authorization> found = jdbc.query("select id, user_id, client_id, scopes from oauth_authorizations "
+                + "where code_digest = ?",
+                (rs, i) -> new Authorization(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4)),
                 Secrets.sha256Hex(java.net.URLDecoder.decode(code, java.nio.charset.StandardCharsets.UTF_8)));
-        if (found.isEmpty()) {
+        // only a code whose exchange issues an id_token (scope openid)
+        if (found.isEmpty() || !java.util.Arrays.asList(found.get(0).scopes().split(" ")).contains("openid")) {
             return;
         }
         String sid = session.getAttribute(SessionEnded.SID) instanceof String known ? known : null;
