@@ -120,6 +120,10 @@ public final class Endpoints {
     public static final String ACCOUNT_SECURITY_CONFIRM = ACCOUNT_SECURITY + "/confirmar";
     public static final String ACCOUNT_TOTP_CODES = ACCOUNT_TOTP + "/codigos";
     public static final String ACCOUNT_TOTP_DISABLE = ACCOUNT_TOTP + "/desactivar";
+    /** Deleting one's own account (decisions §20, settings/AccountDeletionController). */
+    public static final String ACCOUNT_DELETE = "/cuenta/eliminar";
+    /** The JSON download of everything stored about the person (decisions §20, settings/DataExportController). */
+    public static final String ACCOUNT_DATA = "/cuenta/datos";
     /** The new address's confirmation link, opened on any device. */
     public static final String ACCOUNT_EMAIL_CONFIRM = "/cuenta/correo/confirmar";
     public static final String ACCOUNT_APPLICATIONS = "/cuenta/aplicaciones";

@@ -41,7 +41,8 @@ public class LoginThrottleFilter extends OncePerRequestFilter {
             Endpoints.ACCOUNT_SECURITY_CONFIRM, Endpoints.ACCOUNT_SECURITY,
             Endpoints.ACCOUNT_TOTP, Endpoints.ACCOUNT_TOTP,
             Endpoints.ACCOUNT_TOTP_CODES, Endpoints.ACCOUNT_SECURITY,
-            Endpoints.ACCOUNT_TOTP_DISABLE, Endpoints.ACCOUNT_SECURITY);
+            Endpoints.ACCOUNT_TOTP_DISABLE, Endpoints.ACCOUNT_SECURITY,
+            Endpoints.ACCOUNT_DELETE, Endpoints.ACCOUNT_DELETE);
 
     private final LoginThrottle throttle;
 

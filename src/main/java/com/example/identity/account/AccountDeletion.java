@@ -1,81 +1,148 @@
 package com.example.identity.account;
 
+import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.persistence.EntityManager;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.core.Ordered;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.security.crypto.password.PasswordEncoder;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Propagation;
+import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.crypto.Secrets;
 
 /**
- * The deletion of an account as decisions §20 says, in one transaction: every session ends on every
- * instance ({@link AccountChanged}, which also makes every instance look its cached tokens up again); its
- * API tokens, OAuth authorizations (access tokens), refresh token families, consents, device approvals,
- * passkeys, second factor, recovery codes, pending password resets and e-mail changes are removed; the
- * {@code users} row stays as a tombstone ({@link UserAccount#erase}) so that the id is never reused and
- * the applications the account registered keep an owner (an admin manages them); the audit trail keeps
- * its events with the id, and the address is taken out of them.
- *
- * <p>Called through {@link AccountService#delete}, which applies the admin's rules (issue 31's
- * {@code POST /api/usuarios/delete.php}); the person's own deletion ({@code /cuenta/eliminar}, issue 28) is
- * meant to call the same {@link #delete} after checking their password.
+ * Deletes an account and everything it owns (decisions §20), in one transaction, for {@code /cuenta/eliminar}
+ * (the person, who proved it is them), the admin's "Eliminar" and the management route of issue 31:
+ * <ol>
+ * <li>{@link AccountChanged}: every session of the account ends on every instance (the Spring Session rows go,
+ * now and again at commit, account/SessionTerminator) and every instance forgets its cached tokens;</li>
+ * <li>{@link AccountDeleting}: the features that must act while the account exists (client/ revokes the
+ * applications it owns, with their tokens; back-channel logout records the sessions to tell);</li>
+ * <li>its passkeys (Spring Security's tables, keyed by the address) and every row of every table that refers to
+ * {@code users}, found in the database's own metadata ({@link UserKeyedTables}): a table added later is covered
+ * without a change here;</li>
+ * <li>the {@code users} row; the id goes to {@code deleted_users} and is never given again; the address is
+ * free at once;</li>
+ * <li>the audit trail keeps its events with {@code usuario #<id>} where the addresses of the account were
+ * (the actor column and the subjects), the deletion itself included; then {@link AccountDeleted}.</li>
+ * </ol>
  */
-@Component
-class AccountDeletion {
+@Service
+public class AccountDeletion {
 
-    /** Rows keyed by the account's id, children before parents (foreign keys to {@code users}). */
-    private static final String[] BY_USER_ID = {
-        "delete from refresh_tokens where user_id = ?",
-        "delete from oauth_authorizations where user_id = ?",
-        "delete from oauth_consents where user_id = ?",
-        "delete from device_authorizations where user_id = ?",
-        "delete from api_tokens where user_id = ?",
-        "delete from recovery_codes where user_id = ?",
-        "delete from user_totp where user_id = ?",
-        "delete from password_resets where user_id = ?",
-        "delete from email_changes where user_id = ?",
-    };
+    /** What a deletion came to. */
+    public enum Outcome {
+        DELETED,
+        /** No account with that id (or deleted already). */
+        NOT_FOUND,
+        /** An admin's own account from the admin's form, someone else's without being admin, or the last admin. */
+        NOT_ALLOWED
+    }
 
-    private final UserAccountRepository users;
     private final JdbcTemplate jdbc;
-    private final PasswordEncoder passwordEncoder;
+    private final UserKeyedTables tables;
     private final ApplicationEventPublisher events;
+    private final EntityManager entities;
     private final Clock clock;
 
-    AccountDeletion(UserAccountRepository users, JdbcTemplate jdbc, PasswordEncoder passwordEncoder,
-            ApplicationEventPublisher events, Clock clock) {
-        this.users = users;
+    AccountDeletion(JdbcTemplate jdbc, UserKeyedTables tables, ApplicationEventPublisher events,
+            EntityManager entities, Clock clock) {
         this.jdbc = jdbc;
-        this.passwordEncoder = passwordEncoder;
+        this.tables = tables;
         this.events = events;
+        this.entities = entities;
         this.clock = clock;
     }
 
-    /** Deletes {@code account} (not yet deleted; the caller checked who may). Audited as {@code USER_DELETED}. */
-    @Transactional(propagation = Propagation.MANDATORY)
-    void delete(UserAccount account) {
-        long id = account.getId();
-        String correo = account.getCorreo();
-        // first, while the account still has its address: its sessions are found by it (SessionTerminator)
-        events.publishEvent(new AccountChanged(id));
-        for (String statement : BY_USER_ID) {
-            jdbc.update(statement, id);
+    /**
+     * Deletes account {@code userId} for {@code actor}: the account itself (whoever it is, except the last
+     * enabled admin) or, for an admin, any other account. The caller checked the proof (the page asks for the
+     * password, the second factor and the address).
+     */
+    @Transactional
+    public Outcome delete(long userId, Caller actor) {
+        List<String> found = jdbc.queryForList("select correo from users where id = ? for update", String.class, userId);
+        if (found.isEmpty()) {
+            return Outcome.NOT_FOUND;
         }
-        // passkeys: Spring Security's tables, whose user entity is named by the login name, the address
-        jdbc.update("delete from user_credentials where user_entity_user_id in (select id from user_entities where name = ?)",
-                correo);
+        boolean self = actor.userId() == userId;
+        if (!self && !actor.admin()) {
+            return Outcome.NOT_ALLOWED;
+        }
+        if (self && isLastAdmin(userId)) {
+            return Outcome.NOT_ALLOWED;
+        }
+        String correo = found.get(0);
+        Instant now = clock.instant();
+        Set<String> addresses = new LinkedHashSet<>();
+        addresses.add(correo);
+        addresses.addAll(jdbc.queryForList("select new_correo from email_changes where user_id = ? and used_at is not null",
+                String.class, userId));
+
+        events.publishEvent(new AccountChanged(userId));
+        events.publishEvent(new AccountDeleting(userId, correo));
+        entities.flush(); // what the listeners changed through JPA goes first, so that nothing stale is flushed later
+
+        jdbc.update("delete from user_credentials where user_entity_user_id in "
+                + "(select id from user_entities where name = ?)", correo);
         jdbc.update("delete from user_entities where name = ?", correo);
-        String named = "usuario #" + id;
-        jdbc.update("update audit_events set actor = ? where actor = ?", named, correo);
-        jdbc.update("update audit_events set subject = replace(replace(subject, ?, ?), ?, ?) where position(? in subject) > 0",
-                named + " " + correo, named, correo, named, correo);
-        account.erase(passwordEncoder.encode(Secrets.randomUrlSafe(32)), clock.instant());
-        users.saveAndFlush(account);
-        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DELETED, named));
+        tables.deleteRowsOf(userId);
+        jdbc.update("delete from users where id = ?", userId);
+        jdbc.update("insert into deleted_users (id, deleted_at) values (?, ?)", userId, Timestamp.from(now));
+        entities.clear(); // the account's entities, if any were loaded, are gone
+
+        String subject = "usuario #" + userId;
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DELETED,
+                subject + (self ? "" : " (por un admin)"), self ? subject : null));
+        anonymiseAuditAtCommit(subject, addresses);
+        events.publishEvent(new AccountDeleted(userId, !self, now));
+        return Outcome.DELETED;
+    }
+
+    private boolean isLastAdmin(long userId) {
+        Integer others = jdbc.queryForObject("select count(*) from users where rol = ? and enabled = true and id <> ?",
+                Integer.class, Role.ADMIN.value(), userId);
+        Integer self = jdbc.queryForObject("select count(*) from users where id = ? and rol = ?", Integer.class, userId,
+                Role.ADMIN.value());
+        return self != null && self > 0 && (others == null || others == 0);
+    }
+
+    /**
+     * The audit lines are written just before the commit (audit/AuditTrail), those of this transaction too, with
+     * the actor of the request (the address of a person deleting their own account): the addresses are replaced
+     * after them, last of the transaction's work.
+     */
+    private void anonymiseAuditAtCommit(String subject, Set<String> addresses) {
+        Runnable anonymise = () -> {
+            for (String address : addresses) {
+                jdbc.update("update audit_events set actor = ? where actor = ?", subject, address);
+                jdbc.update("update audit_events set subject = replace(subject, ?, ?) where subject like ?", address,
+                        subject, "%" + address.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+            }
+        };
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            anonymise.run();
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public int getOrder() {
+                return Ordered.LOWEST_PRECEDENCE;
+            }
+
+            @Override
+            public void beforeCommit(boolean readOnly) {
+                anonymise.run();
+            }
+        });
     }
 }

@@ -335,33 +335,32 @@ public class AccountService {
     }
 
     /**
-     * An admin deletes an account, not their own ({@link AccountDeletion}: decisions §20). There is no
-     * "last admin" rule to apply: the caller is an admin who cannot delete, demote or disable themselves,
-     * so at least one admin is always left.
+     * An admin deletes an account, not their own ({@link AccountDeletion}: decisions §20, the same deletion as
+     * the person's own and the admin page's). There is no "last admin" rule to apply: the caller is an admin who
+     * cannot delete, demote or disable themselves, so at least one admin is always left.
      */
     @Transactional
     public AdminOutcome delete(Caller admin, long userId) {
-        var found = live(userId);
-        if (found.isEmpty()) {
+        if (users.findById(userId).isEmpty()) {
             return AdminOutcome.NOT_FOUND;
         }
-        if (found.get().getId() == admin.userId()) {
+        if (userId == admin.userId()) {
             return AdminOutcome.OWN_ACCOUNT;
         }
-        deletion.delete(found.get());
-        return AdminOutcome.DONE;
+        return deletion.delete(userId, admin) == AccountDeletion.Outcome.DELETED ? AdminOutcome.DONE
+                : AdminOutcome.NOT_FOUND;
     }
 
-    /** An account that exists and is not deleted. */
+    /** An account that exists (a deleted one is gone: decisions §20). */
     private Optional<UserAccount> live(long userId) {
-        return users.findById(userId).filter(u -> !u.isDeleted());
+        return users.findById(userId);
     }
 
-    /** One page of the accounts (deleted ones left out), by id; with a search, those whose e-mail or name contains it. */
+    /** One page of the accounts, by id; with a search, those whose e-mail or name contains it. */
     @Transactional(readOnly = true)
     public Slice<UserAccount> page(ListQuery query) {
         return query.searching() ? users.search(query.pattern(), query.pageable())
-                : users.findAllByDeletedAtIsNullOrderByIdAsc(query.pageable());
+                : users.findAllByOrderByIdAsc(query.pageable());
     }
 
     /** The e-mail addresses of the given accounts (the owners of the rows of one page). */

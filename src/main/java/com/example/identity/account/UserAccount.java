@@ -56,8 +56,6 @@ public class UserAccount {
     private Instant updatedAt;
 
     /** When the account was deleted (decisions §20): the row is a tombstone that keeps the id only. */
-    @Column(name = "deleted_at")
-    private Instant deletedAt;
 
     protected UserAccount() {
     }
@@ -213,23 +211,4 @@ public class UserAccount {
         this.updatedAt = now;
     }
 
-    public boolean isDeleted() {
-        return deletedAt != null;
-    }
-
-    /**
-     * The account is deleted (account/AccountDeletion): the address is freed (replaced by
-     * {@code eliminada-<id>}, which is not an address, so no one can log in with it or collide with it),
-     * the name and the password hash are gone, the account is disabled. The id stays, never reused.
-     */
-    void erase(String unusablePasswordHash, Instant now) {
-        this.correo = "eliminada-" + id;
-        this.primerNombre = "";
-        this.passwordHash = unusablePasswordHash;
-        this.passwordChangeRequired = false;
-        this.oneTimePasswordExpiresAt = null;
-        this.enabled = false;
-        this.deletedAt = now;
-        this.updatedAt = now;
-    }
 }

@@ -16,14 +16,13 @@ public interface UserAccountRepository extends JpaRepository<UserAccount, Long> 
 
     boolean existsByCorreo(String correo);
 
-    /** A page of every account not deleted, by id (the primary key). */
-    Slice<UserAccount> findAllByDeletedAtIsNullOrderByIdAsc(Pageable page);
+    /** A page of every account, by id (the primary key). */
+    Slice<UserAccount> findAllByOrderByIdAsc(Pageable page);
 
-    /** Accounts not deleted whose e-mail or name contains the pattern (pg_trgm indexes on PostgreSQL, V11). */
+    /** Accounts whose e-mail or name contains the pattern (pg_trgm indexes on PostgreSQL, V11). */
     @Query("""
             select u from UserAccount u
-            where u.deletedAt is null
-              and (u.correo like :pattern escape '\\' or lower(u.primerNombre) like :pattern escape '\\')
+            where u.correo like :pattern escape '\\' or lower(u.primerNombre) like :pattern escape '\\'
             order by u.id
             """)
     Slice<UserAccount> search(@Param("pattern") String pattern, Pageable page);

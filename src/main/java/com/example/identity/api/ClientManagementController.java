@@ -61,8 +61,10 @@ class ClientManagementController {
         ClientType type = typeName == null || typeName.isEmpty() ? ClientType.WEB : ClientType.parse(typeName)
                 .orElseThrow(() -> ApiProblem.badRequest("type inválido: web, nativa, dispositivo o servidor"));
         try {
+            // decisions §20: where the logout tokens of Back-Channel Logout go (optional)
             var created = clients.register(caller.userId(), name, redirectUri,
-                    logoutValues == null ? List.of() : List.of(logoutValues), type);
+                    logoutValues == null ? List.of() : List.of(logoutValues), type,
+                    FormFields.single(request, "backchannel_logout_uri"));
             return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
                     created.redirectUri(), type.value(), logoutUris.of(created.clientId()))));
         }

@@ -68,6 +68,7 @@ public record AuditEvent(Type type, String subject, String actor) {
         USER_ENABLED("Cuenta activada"),
         /** An account deleted (decisions §20): the subject names the id only, never the address. */
         USER_DELETED("Cuenta eliminada"),
+        DATA_EXPORTED("Datos descargados"),
         PASSWORD_RESET("Contraseña restablecida por un admin"),
         PASSWORD_CHANGED("Contraseña cambiada"),
         EMAIL_CHANGE_REQUESTED("Cambio de correo pedido"),

@@ -67,6 +67,27 @@ public class ClientService {
     @Transactional
     public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
             ClientType type) {
+        return register(ownerId, name, redirectUri, postLogoutRedirectUris, type, null);
+    }
+
+    /**
+     * As above, with the application's {@code backchannel_logout_uri} (OpenID Connect Back-Channel Logout 1.0,
+     * decisions §20; null or empty: none), under the rules of a {@code redirect_uri}; not for a device application.
+     */
+    @Transactional
+    public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
+            ClientType type, String backChannelLogoutUri) {
+        String backChannel = backChannelLogoutUri == null || backChannelLogoutUri.isEmpty() ? null : backChannelLogoutUri;
+        if (backChannel != null) {
+            if (!type.hasRedirectUri()) {
+                throw new InvalidRegistrationException("backchannel_logout_uri",
+                        "Una aplicación de tipo dispositivo no tiene backchannel_logout_uri");
+            }
+            RedirectUriRule.problemWith(backChannel).ifPresent(problem -> {
+                throw new InvalidRegistrationException("backchannel_logout_uri",
+                        problem.replace("redirect_uri", "backchannel_logout_uri"));
+            });
+        }
         String cleanName = validName(name);
         if (!type.hasRedirectUri()) {
             // RFC 8628: a console is never redirected to, the user approves it at /activar; a server logs
@@ -97,6 +118,9 @@ public class ClientService {
         NewCredentials created = save(ownerId, cleanName, redirectUri, newClientId(),
                 type.isPublic() ? null : Secrets.randomHex(32), type);
         this.logoutUris.add(created.clientId(), logoutUris);
+        if (backChannel != null) {
+            clients.findByClientId(created.clientId()).orElseThrow().setBackChannelLogoutUri(backChannel);
+        }
         events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_CREATED, created.clientId()));
         return created;
     }

@@ -54,6 +54,18 @@ public class OAuthClient {
     @Column(name = "first_party", nullable = false)
     private boolean firstParty;
 
+    /** Where a logout token goes when a session that got an id_token ends (decisions §20); null: nowhere. */
+    @Column(name = "backchannel_logout_uri", length = 2000)
+    private String backChannelLogoutUri;
+
+    public String getBackChannelLogoutUri() {
+        return backChannelLogoutUri;
+    }
+
+    void setBackChannelLogoutUri(String uri) {
+        this.backChannelLogoutUri = uri;
+    }
+
     protected OAuthClient() {
     }
 

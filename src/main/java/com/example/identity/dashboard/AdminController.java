@@ -206,6 +206,18 @@ class AdminController {
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
+    /**
+     * Deletes an account with everything it owns (decisions §20); not one's own. The same service as
+     * {@code POST /api/usuarios/delete.php} (account/AccountService#delete, over account/AccountDeletion).
+     */
+    @PostMapping("/dashboard/admin/users/delete")
+    String delete(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, RedirectAttributes redirect) {
+        boolean done = accounts.delete(Caller.of(admin), id) == AccountService.AdminOutcome.DONE;
+        redirect.addFlashAttribute("notice", done ? "Cuenta eliminada con todos sus datos; sus sesiones se han cerrado."
+                : "No se pudo eliminar esa cuenta (no puedes eliminar la tuya).");
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
+    }
+
     /** A new one-time password for someone who lost theirs (not one's own): shown once, their sessions end. */
     @PostMapping("/dashboard/admin/users/reset-password")
     String resetPassword(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, Model model,

@@ -103,14 +103,17 @@ class DeveloperDashboardController {
     String createClient(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
             @RequestParam(name = "redirect_uri", required = false) String redirectUri,
             @RequestParam(name = "post_logout_redirect_uris", required = false) String logoutUris,
-            @RequestParam(required = false) String type, Model model, RedirectAttributes redirect) {
+            @RequestParam(required = false) String type,
+            @RequestParam(name = "backchannel_logout_uri", required = false) String backChannelLogoutUri, Model model,
+            RedirectAttributes redirect) {
         try {
             // one address per line (decisions §12.7); blank lines ignored
             List<String> logout = logoutUris == null ? List.of()
                     : logoutUris.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
             ClientType clientType = type == null || type.isEmpty() ? ClientType.WEB : ClientType.parse(type)
                     .orElseThrow(() -> new ClientService.InvalidRegistrationException("type", "Tipo inválido: web, nativa, dispositivo o servidor"));
-            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri, logout, clientType));
+            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri, logout, clientType,
+                    backChannelLogoutUri));
             model.addAttribute("newClientType", clientType.value());
             return dashboard(user, model);
         }
@@ -119,7 +122,8 @@ class DeveloperDashboardController {
             redirect.addFlashAttribute("clientForm", Map.of("name", name == null ? "" : name,
                     "redirect_uri", redirectUri == null ? "" : redirectUri,
                     "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris,
-                    "type", type == null ? "web" : type));
+                    "type", type == null ? "web" : type,
+                    "backchannel_logout_uri", backChannelLogoutUri == null ? "" : backChannelLogoutUri));
             return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#clients";
         }
     }

@@ -164,7 +164,13 @@ class UserImport {
             byId.put(user.id(), user);
             idOfCorreo.put(user.correo(), user.id());
         });
+        // the ids of deleted accounts are never given again (decisions §20, account/AccountDeletion)
+        java.util.Set<Long> deleted = new java.util.HashSet<>(jdbc.queryForList("select id from deleted_users", Long.class));
         for (UserLine u : lines) {
+            if (deleted.contains(u.id())) {
+                report.problem(FILE, u.line(), "id", "el usuario " + u.id() + " fue eliminado y su id no se vuelve a usar");
+                continue;
+            }
             Long holder = idOfCorreo.get(u.correo());
             if (holder != null && holder != u.id()) {
                 report.problem(FILE, u.line(), "correo", "correo ya usado por el usuario " + holder + " de la base de datos");

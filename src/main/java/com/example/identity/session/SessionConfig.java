@@ -6,6 +6,7 @@ import jakarta.servlet.DispatcherType;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.core.session.SessionRegistry;
@@ -35,11 +36,11 @@ class SessionConfig {
      * and shutdown stay with it.
      */
     @Bean
-    static BeanPostProcessor sessionStoreWrapper() {
+    static BeanPostProcessor sessionStoreWrapper(ApplicationEventPublisher events) {
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String beanName) {
-                return bean instanceof JdbcIndexedSessionRepository jdbc ? new SessionStore(jdbc) : bean;
+                return bean instanceof JdbcIndexedSessionRepository jdbc ? new SessionStore(jdbc, events) : bean;
             }
         };
     }

@@ -14,6 +14,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.Session;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -44,10 +45,12 @@ final class SessionStore implements FindByIndexNameSessionRepository<SessionStor
     private static final ThreadLocal<Map<String, StoredSession>> READ_IN_REQUEST = new ThreadLocal<>();
 
     private final FindByIndexNameSessionRepository<Session> delegate;
+    private final ApplicationEventPublisher events;
 
     @SuppressWarnings("unchecked")
-    SessionStore(FindByIndexNameSessionRepository<? extends Session> delegate) {
+    SessionStore(FindByIndexNameSessionRepository<? extends Session> delegate, ApplicationEventPublisher events) {
         this.delegate = (FindByIndexNameSessionRepository<Session>) delegate;
+        this.events = events;
     }
 
     @Override
@@ -87,7 +90,13 @@ final class SessionStore implements FindByIndexNameSessionRepository<SessionStor
         if (read != null) {
             read.remove(id);
         }
+        // the sid of a session that logged applications in, for their back-channel logout (SessionEnded)
+        Session ending = delegate.findById(id);
+        Object sid = ending == null ? null : ending.getAttribute(SessionEnded.SID);
         delegate.deleteById(id);
+        if (sid instanceof String value) {
+            events.publishEvent(new SessionEnded(value));
+        }
     }
 
     @Override

@@ -55,6 +55,9 @@ class LegacyImportIT {
     @Autowired
     AccountService accounts;
 
+    @Autowired
+    com.example.identity.account.AccountDeletion deletion;
+
     @Test
     void anImportedGameTokenWorksAtUserinfoWithTheSameIdAndNewAccountsContinueAfterTheHighestId() {
         var old = new OldSystemExport(jdbc);
@@ -231,6 +234,21 @@ class LegacyImportIT {
             assertThat(counts(report)).isEqualTo("users 3: +0 ~0 =3; clients 1: +0 ~0 =1; tokens 3: +0 ~0 =3");
         }
         assertThat(snapshot(old)).isEqualTo(before);
+    }
+
+    @Test
+    void theIdOfADeletedAccountIsNeverImportedAgain() {
+        var old = new OldSystemExport(jdbc);
+        assertThat(importer.run(old.all(false, false), "op").problems()).isEmpty();
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+        assertThat(deletion.delete(old.playerId, new com.example.identity.account.Caller(admin, true)))
+                .isEqualTo(com.example.identity.account.AccountDeletion.Outcome.DELETED);
+
+        ImportReport again = importer.run(new ImportOptions(old.write("users.jsonl", List.of(old.playerLine())), null, null,
+                false, true), "op");
+        assertThat(again.problems()).extracting(Object::toString).containsExactly(
+                "users:1: id: el usuario " + old.playerId + " fue eliminado y su id no se vuelve a usar");
+        assertThat(accounts.findById(old.playerId)).isEmpty();
     }
 
     @Test

@@ -55,14 +55,15 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
                 "revocation_endpoint_auth_methods_supported", "introspection_endpoint_auth_methods_supported",
                 "code_challenge_methods_supported", "claims_supported", "prompt_values_supported",
                 "display_values_supported", "claims_parameter_supported", "acr_values_supported",
-                "request_parameter_supported", "request_uri_parameter_supported");
+                "request_parameter_supported", "request_uri_parameter_supported",
+                "backchannel_logout_supported", "backchannel_logout_session_supported");
         assertThat(strings(doc, "response_modes_supported")).containsExactly("query");
         assertThat(strings(doc, "revocation_endpoint_auth_methods_supported"))
                 .containsExactly("client_secret_basic", "client_secret_post", "none");
         assertThat(strings(doc, "introspection_endpoint_auth_methods_supported"))
                 .containsExactly("client_secret_basic", "client_secret_post");
         assertThat(strings(doc, "claims_supported")).containsExactlyInAnyOrder("iss", "aud", "sub", "exp", "iat",
-                "auth_time", "nonce", "azp", "amr", "acr", "email", "email_verified", "name", "given_name");
+                "auth_time", "nonce", "azp", "amr", "acr", "email", "email_verified", "name", "given_name", "sid");
         assertThat(strings(doc, "prompt_values_supported")).containsExactly("none", "login", "consent");
         assertThat(strings(doc, "display_values_supported")).containsExactly("page", "popup");
         assertThat(strings(doc, "acr_values_supported")).containsExactly("mfa");

@@ -60,7 +60,7 @@ class SessionStoreTest {
     }
 
     private final CountingRepository database = new CountingRepository();
-    private final SessionStore store = new SessionStore(database);
+    private final SessionStore store = new SessionStore(database, event -> { });
 
     private String storedSession(Instant lastAccess) {
         var session = database.createSession();

@@ -50,6 +50,9 @@ public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Bui
             claims.put("code_challenge_methods_supported", List.of("S256"));
             // RP-initiated logout (LogoutEndpoint), at the issuer like the other endpoints
             claims.put("end_session_endpoint", issuer + Endpoints.LOGOUT);
+            // Back-Channel Logout 1.0 (backchannel/): logout tokens carry sid, and id_tokens too
+            claims.put("backchannel_logout_supported", true);
+            claims.put("backchannel_logout_session_supported", true);
             claims.put("userinfo_endpoint", issuer + Endpoints.USERINFO);
             claims.put("revocation_endpoint", issuer + Endpoints.REVOKE);
             claims.put("revocation_endpoint_auth_methods_supported",
@@ -59,7 +62,7 @@ public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Bui
                     List.of("client_secret_basic", "client_secret_post"));
             claims.put("claims_supported",
                     List.of("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "azp", "amr", "acr", "email",
-                            "email_verified", "name", "given_name"));
+                            "email_verified", "name", "given_name", "sid"));
             // the authorization request's parameters (decisions §12.2, AuthenticationRequestFilter)
             claims.put("prompt_values_supported", List.of("none", "login", "consent"));
             claims.put("display_values_supported", List.of("page", "popup"));

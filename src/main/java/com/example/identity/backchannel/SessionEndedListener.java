@@ -1,0 +1,36 @@
+package com.example.identity.backchannel;
+
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.example.identity.outbox.Outbox;
+import com.example.identity.session.SessionEnded;
+
+/**
+ * A login session ended (session/SessionEnded, whatever ended it): each application that got an id_token in it and
+ * has a back-channel logout URI gets a logout token, through the outbox, in the transaction of whoever ended the
+ * session (a new one after a plain logout). Keyed by application: one application's messages go in order, and one
+ * that is down delays only its own.
+ */
+@Component
+class SessionEndedListener {
+
+    private final LogoutSessions sessions;
+    private final Outbox outbox;
+    private final LogoutTokenDelivery delivery;
+
+    SessionEndedListener(LogoutSessions sessions, Outbox outbox, LogoutTokenDelivery delivery) {
+        this.sessions = sessions;
+        this.outbox = outbox;
+        this.delivery = delivery;
+    }
+
+    @EventListener
+    @Transactional
+    void onSessionEnded(SessionEnded event) {
+        for (LogoutSessions.ToTell told : sessions.endSession(event.sid())) {
+            outbox.enqueue(LogoutTokenDelivery.KIND, "client:" + told.clientId(), delivery.payload(told));
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package com.example.identity.leaving;
+
+import static com.example.identity.support.ApiAssertions.assertApiError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import com.example.identity.account.Role;
+import com.example.identity.support.WebClient;
+import com.example.identity.token.ApiTokenService;
+import com.example.identity.token.TokenScope;
+
+/**
+ * An application's {@code backchannel_logout_uri} (decisions §20): the field of {@code POST /api/clients/create.php}
+ * and of the dashboard's registration form, under the rules of {@code redirect_uri}.
+ */
+class BackChannelRegistrationIT extends LeavingTestBase {
+
+    @Autowired
+    ApiTokenService tokens;
+
+    String uriOf(String name) {
+        return jdbc.queryForObject("select backchannel_logout_uri from oauth_clients where name = ?", String.class, name);
+    }
+
+    @Test
+    void theCreateRouteAndTheDashboardTakeItUnderTheRedirectUriRules() {
+        User developer = newLoggedInUser(Role.DEVELOPER_API);
+        String gestion = "Bearer " + tokens.createPersonal(developer.id(), "ci", TokenScope.GESTION).value();
+        WebClient web = new WebClient(ISSUER);
+
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "api-mal", "redirect_uri",
+                "https://x.example/cb", "backchannel_logout_uri", "http://x.example/bcl"), "Authorization", gestion), 400,
+                "backchannel_logout_uri inválido: usa https (http solo para localhost, 127.0.0.1 o [::1])");
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "api-frag", "redirect_uri",
+                "https://x.example/cb", "backchannel_logout_uri", "https://x.example/bcl#f"), "Authorization", gestion), 400,
+                "backchannel_logout_uri inválido: no puede llevar fragmento (#)");
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "api-consola", "type", "dispositivo",
+                "backchannel_logout_uri", "https://x.example/bcl"), "Authorization", gestion), 400,
+                "Una aplicación de tipo dispositivo no tiene backchannel_logout_uri");
+        assertThat(jdbc.queryForObject("select count(*) from oauth_clients where owner_id = ?", Integer.class,
+                developer.id())).isZero();
+
+        String name = "api-bien-" + developer.id();
+        assertThat(web.postForm("/api/clients/create.php", Map.of("name", name, "redirect_uri", "https://x.example/cb",
+                "backchannel_logout_uri", "https://x.example/bcl"), "Authorization", gestion).statusCode()).isEqualTo(200);
+        assertThat(uriOf(name)).isEqualTo("https://x.example/bcl");
+        String without = "api-sin-" + developer.id();
+        assertThat(web.postForm("/api/clients/create.php", Map.of("name", without, "redirect_uri", "https://x.example/cb"),
+                "Authorization", gestion).statusCode()).isEqualTo(200);
+        assertThat(uriOf(without)).isNull();
+
+        // the dashboard's form
+        WebClient browser = developer.browser();
+        String page = browser.get("/dashboard/developer.php").body();
+        assertThat(page).contains("name=\"backchannel_logout_uri\"");
+        browser.postForm("/dashboard/clients/create", Map.of("name", "panel-mal", "redirect_uri", "https://x.example/cb",
+                "backchannel_logout_uri", "ftp://x.example/bcl", "_csrf", WebClient.csrfOf(page)));
+        assertThat(browser.get("/dashboard/developer.php").body()).contains("id=\"client-backchannel-error\">"
+                + "backchannel_logout_uri inválido: usa https (http solo para localhost, 127.0.0.1 o [::1])</p>");
+        String dashboardName = "panel-bien-" + developer.id();
+        browser.postForm("/dashboard/clients/create", Map.of("name", dashboardName, "redirect_uri", "https://x.example/cb",
+                "backchannel_logout_uri", "http://127.0.0.1:9000/bcl",
+                "_csrf", browser.csrfFrom("/dashboard/developer.php")));
+        assertThat(uriOf(dashboardName)).isEqualTo("http://127.0.0.1:9000/bcl");
+    }
+}
