@@ -150,7 +150,7 @@ class DeveloperDashboardControllerTest {
         when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
         var created = new ClientService.NewCredentials("tienda-1", "s3cr3t", "Tienda", "https://tienda.example.com/cb");
         when(clients.register(7, "Tienda", "https://tienda.example.com/cb",
-                List.of("https://tienda.example.com/a", "https://tienda.example.com/b"), ClientType.WEB)).thenReturn(created);
+                List.of("https://tienda.example.com/a", "https://tienda.example.com/b"), ClientType.WEB, null)).thenReturn(created);
         mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
                 .param("post_logout_redirect_uris", " https://tienda.example.com/a\r\n\r\nhttps://tienda.example.com/b \n")
                 .with(user(DEV)).with(csrf()))
@@ -165,10 +165,10 @@ class DeveloperDashboardControllerTest {
         mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
                 .param("type", "consola").with(user(DEV)).with(csrf()))
             .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
-            .andExpect(flash().attribute("clientErrors", Map.of("type", "Tipo inválido: web, nativa o dispositivo")))
+            .andExpect(flash().attribute("clientErrors", Map.of("type", "Tipo inválido: web, nativa, dispositivo o servidor")))
             .andExpect(flash().attribute("clientForm", Map.of("name", "Tienda", "redirect_uri", "https://tienda.example.com/cb",
-                    "post_logout_redirect_uris", "", "type", "consola")));
-        verify(clients, never()).register(anyLong(), any(), any(), any(), any());
+                    "post_logout_redirect_uris", "", "type", "consola", "backchannel_logout_uri", "")));
+        verify(clients, never()).register(anyLong(), any(), any(), any(), any(), any());
     }
 
     @Test

@@ -8,7 +8,10 @@ import org.springframework.context.annotation.Import;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
+import com.example.identity.federation.FederatedLoginCustomizer;
+import com.example.identity.federation.LinkedIdentities;
 import com.example.identity.oauth.logout.ConfirmedLogoutRedirect;
+import com.example.identity.registration.RegistrationSettings;
 import com.example.identity.signin.PasskeyCustomizer;
 import com.example.identity.signin.PasswordLoginCustomizer;
 
@@ -36,6 +39,24 @@ public class WebChainSlice {
     @Bean
     ConfirmedLogoutRedirect confirmedLogout() {
         return mock(ConfirmedLogoutRedirect.class);
+    }
+
+    /** Login with other providers: none configured in a slice, as on a fresh install. */
+    @Bean
+    FederatedLoginCustomizer federatedLogin() {
+        return mock(FederatedLoginCustomizer.class);
+    }
+
+    /** For the advice that lists an account's linked identities on /cuenta/seguridad (federation/SecurityPageLinks). */
+    @Bean
+    LinkedIdentities linkedIdentities() {
+        return mock(LinkedIdentities.class);
+    }
+
+    /** For the advice that shows "Crear cuenta" on the login page (registration/SignUpLink): the default. */
+    @Bean
+    RegistrationSettings registrationSettings() {
+        return new RegistrationSettings(true);
     }
 
     /** A logged-in account of {@code role}, as the session holds it (no password hash). */
