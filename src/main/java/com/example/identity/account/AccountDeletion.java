@@ -125,8 +125,11 @@ public class AccountDeletion {
         Runnable anonymise = () -> {
             for (String address : addresses) {
                 jdbc.update("update audit_events set actor = ? where actor = ?", subject, address);
-                jdbc.update("update audit_events set subject = replace(subject, ?, ?) where subject like ?", address,
-                        subject, "%" + address.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+                // "usuario #<id> <address>" (how the account's own lines name it) becomes "usuario #<id>", any other
+                // mention of the address "usuario #<id>" too
+                jdbc.update("update audit_events set subject = replace(replace(subject, ?, ?), ?, ?) where subject like ?",
+                        subject + " " + address, subject, address, subject,
+                        "%" + address.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
             }
         };
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {

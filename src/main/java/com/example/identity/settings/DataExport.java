@@ -43,7 +43,8 @@ class DataExport {
             Map.entry("user_entities", "llaves_acceso"),
             Map.entry("user_credentials", "llaves_acceso"),
             Map.entry("audit_events", "eventos_auditoria"),
-            Map.entry("backchannel_logout_sessions", "cierres_de_sesion_notificados"));
+            Map.entry("backchannel_logout_sessions", "cierres_de_sesion_notificados"),
+            Map.entry("linked_identities", "cuentas_vinculadas"));
 
     private final JdbcTemplate jdbc;
     private final OpenSessions sessions;
@@ -62,7 +63,8 @@ class DataExport {
     Map<String, Object> of(long userId, @Nullable String currentSessionId) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("generado", clock.instant().toString());
-        List<Map<String, Object>> profile = rows("select id, primer_nombre, correo, rol, enabled as activa, "
+        List<Map<String, Object>> profile = rows("select id, primer_nombre, correo, email_verified as correo_verificado, "
+                + "rol, enabled as activa, "
                 + "password_change_required as cambio_de_contrasena_pedido, created_at, updated_at from users where id = ?",
                 userId);
         if (profile.isEmpty()) {
@@ -118,6 +120,8 @@ class DataExport {
         }).toList());
         out.put("cierres_de_sesion_notificados", rows("select client_id, sid, created_at from backchannel_logout_sessions "
                 + "where user_id = ? order by id", userId));
+        out.put("cuentas_vinculadas", rows("select provider as proveedor, subject as identificador, linked_at, last_used_at "
+                + "from linked_identities where user_id = ? order by id", userId));
         String subject = "usuario #" + userId;
         out.put("eventos_auditoria", rows("select occurred_at, event as evento, actor, address as direccion, subject as objeto "
                 + "from audit_events where actor = ? or actor = ? or subject = ? or subject like ? or subject like ? "
