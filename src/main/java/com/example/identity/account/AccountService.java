@@ -1,25 +1,16 @@
 package com.example.identity.account;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.data.domain.Slice;
-import org.springframework.data.domain.Sort;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.example.identity.IdentityProperties;
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.common.ListQuery;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 
@@ -39,41 +30,13 @@ public class AccountService {
     private final PasswordEncoder passwordEncoder;
     private final Clock clock;
     private final ApplicationEventPublisher events;
-    private final Duration oneTimePasswordTtl;
-
-    private final AccountDeletion deletion;
 
     AccountService(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock,
-            ApplicationEventPublisher events, IdentityProperties properties, AccountDeletion deletion) {
-        this.deletion = deletion;
+            ApplicationEventPublisher events) {
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.clock = clock;
         this.events = events;
-        this.oneTimePasswordTtl = properties.oneTimePassword().ttl();
-    }
-
-    /**
-     * An account made by an admin, with a random password shown once to that admin.
-     *
-     * @throws InvalidAccountException naming the field and the Spanish reason
-     * @throws EmailAlreadyUsedException when the e-mail address is taken
-     */
-    @Transactional
-    public NewAccount createWithTemporaryPassword(String primerNombre, String correo, Role rol) {
-        String name = cleanName(primerNombre);
-        String email = correo == null ? "" : correo.strip();
-        if (!isValidEmail(email)) {
-            throw new InvalidAccountException("correo", "Correo inválido");
-        }
-        if (rol == null) {
-            throw new InvalidAccountException("rol", "Rol inválido");
-        }
-        String password = oneTimePassword();
-        UserAccount account = create(name, email, password, rol);
-        account.requirePasswordChange(clock.instant().plus(oneTimePasswordTtl));
-        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_CREATED, describe(account)));
-        return new NewAccount(account, password);
     }
 
     /**
@@ -81,7 +44,7 @@ public class AccountService {
      *
      * @throws InvalidAccountException with field {@code primer_nombre} and the Spanish reason
      */
-    private static String cleanName(String primerNombre) {
+    static String cleanName(String primerNombre) {
         Names.problemWith(primerNombre).ifPresent(problem -> {
             throw new InvalidAccountException("primer_nombre",
                     problem == Names.Problem.MISSING ? "Falta el nombre" : "Nombre demasiado largo o inválido");
@@ -108,7 +71,7 @@ public class AccountService {
     }
 
     /** A cleaned name given to an account: applied, announced and audited when it differs. */
-    private void applyName(UserAccount user, String name) {
+    void applyName(UserAccount user, String name) {
         String before = user.getPrimerNombre();
         if (!before.equals(name)) {
             user.rename(name, clock.instant());
@@ -123,25 +86,6 @@ public class AccountService {
         return correo != null && correo.length() <= 254 && EMAIL.matcher(correo).matches();
     }
 
-    /**
-     * An admin gives an account a new one-time password (shown once to the admin, valid for
-     * {@code identity.one-time-password.ttl}); the user must choose their own at the next login, and
-     * every session of the account ends. Not one's own account.
-     *
-     * @return the account and its one-time password; empty when there is no such account or it is the admin's
-     */
-    @Transactional
-    public Optional<NewAccount> resetPassword(Caller admin, long userId) {
-        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
-            String password = oneTimePassword();
-            Instant now = clock.instant();
-            u.resetPassword(passwordEncoder.encode(password), now, now.plus(oneTimePasswordTtl));
-            events.publishEvent(new AccountChanged(userId));
-            events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_RESET, describe(u)));
-            return new NewAccount(u, password);
-        });
-    }
-
     /** The first administrator, with a password that was logged: it must be changed at the first login. */
     @Transactional
     UserAccount createWithLoggedPassword(String primerNombre, String correo, String rawPassword, Role rol) {
@@ -150,12 +94,8 @@ public class AccountService {
         return account;
     }
 
-    private static String oneTimePassword() {
-        return Secrets.randomUrlSafe(15);
-    }
-
     /** How the audit trail names an account: its id and e-mail, never anything secret. */
-    private static String describe(UserAccount account) {
+    static String describe(UserAccount account) {
         return "usuario #" + account.getId() + " " + account.getCorreo();
     }
 
@@ -235,148 +175,6 @@ public class AccountService {
         events.publishEvent(new PasswordChanged(userId, user.getCorreo(), null));
         events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_RECOVERED, describe(user)));
         return user;
-    }
-
-    /**
-     * Changes a role; the user's sessions end so the new role applies at once, and a drop to {@code user}
-     * revokes their personal tokens ({@link RoleChanged}, in this transaction).
-     */
-    @Transactional
-    public boolean changeRole(Caller admin, long userId, Role rol) {
-        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
-            applyRole(u, rol);
-            return true;
-        }).orElse(false);
-    }
-
-    private void applyRole(UserAccount u, Role rol) {
-        Role before = u.getRol();
-        u.changeRole(rol, clock.instant());
-        events.publishEvent(new RoleChanged(u.getId(), before, rol));
-        events.publishEvent(new AccountChanged(u.getId()));
-        events.publishEvent(new AuditEvent(AuditEvent.Type.ROLE_CHANGED,
-                describe(u) + ": " + before.value() + " → " + rol.value()));
-    }
-
-    /** Disables an account: no login, its sessions end, its tokens are refused. Not one's own. */
-    @Transactional
-    public boolean disable(Caller admin, long userId) {
-        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
-            applyDisable(u);
-            return true;
-        }).orElse(false);
-    }
-
-    private void applyDisable(UserAccount u) {
-        u.disable(clock.instant());
-        events.publishEvent(new AccountChanged(u.getId()));
-        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DISABLED, describe(u)));
-    }
-
-    @Transactional
-    public boolean enable(long userId) {
-        return live(userId).map(u -> {
-            applyEnable(u);
-            return true;
-        }).orElse(false);
-    }
-
-    private void applyEnable(UserAccount u) {
-        u.enable(clock.instant());
-        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_ENABLED, describe(u)));
-    }
-
-    /** What an admin's change of an account came to ({@link #update}, {@link #delete}). */
-    public enum AdminOutcome {
-        DONE,
-        /** No such account, or a deleted one. */
-        NOT_FOUND,
-        /** The admin's own account: no one disables, demotes or deletes themselves. */
-        OWN_ACCOUNT
-    }
-
-    /**
-     * An admin changes any of the role, the active flag and the name of an account, all or nothing, with the
-     * same rules, events and audit lines as the admin page's buttons ({@link #changeRole}, {@link #disable},
-     * {@link #enable}, and {@link #rename}'s rule of a name): a new role or a disabled account ends its sessions
-     * on every instance. A value equal to the current one changes nothing. An admin may rename themselves,
-     * never change their own role or active flag. Null means "leave it".
-     *
-     * @throws InvalidAccountException with field {@code primer_nombre} for a bad name (nothing changed)
-     */
-    @Transactional
-    public AdminOutcome update(Caller admin, long userId, Role rol, Boolean activo, String primerNombre) {
-        String name = primerNombre == null ? null : cleanName(primerNombre);
-        var found = live(userId);
-        if (found.isEmpty()) {
-            return AdminOutcome.NOT_FOUND;
-        }
-        UserAccount u = found.get();
-        boolean newRole = rol != null && rol != u.getRol();
-        boolean newActive = activo != null && activo != u.isEnabled();
-        if (u.getId() == admin.userId() && (newRole || newActive)) {
-            return AdminOutcome.OWN_ACCOUNT;
-        }
-        if (name != null) {
-            applyName(u, name);
-        }
-        if (newRole) {
-            applyRole(u, rol);
-        }
-        if (newActive) {
-            if (activo) {
-                applyEnable(u);
-            }
-            else {
-                applyDisable(u);
-            }
-        }
-        return AdminOutcome.DONE;
-    }
-
-    /**
-     * An admin deletes an account, not their own ({@link AccountDeletion}: decisions §20, the same deletion as
-     * the person's own and the admin page's). There is no "last admin" rule to apply: the caller is an admin who
-     * cannot delete, demote or disable themselves, so at least one admin is always left.
-     */
-    @Transactional
-    public AdminOutcome delete(Caller admin, long userId) {
-        if (users.findById(userId).isEmpty()) {
-            return AdminOutcome.NOT_FOUND;
-        }
-        if (userId == admin.userId()) {
-            return AdminOutcome.OWN_ACCOUNT;
-        }
-        return deletion.delete(userId, admin) == AccountDeletion.Outcome.DELETED ? AdminOutcome.DONE
-                : AdminOutcome.NOT_FOUND;
-    }
-
-    /** An account that exists (a deleted one is gone: decisions §20). */
-    private Optional<UserAccount> live(long userId) {
-        return users.findById(userId);
-    }
-
-    /** One page of the accounts, by id; with a search, those whose e-mail or name contains it. */
-    @Transactional(readOnly = true)
-    public Slice<UserAccount> page(ListQuery query) {
-        return query.searching() ? users.search(query.pattern(), query.pageable())
-                : users.findAllByOrderByIdAsc(query.pageable());
-    }
-
-    /** The e-mail addresses of the given accounts (the owners of the rows of one page). */
-    @Transactional(readOnly = true)
-    public Map<Long, String> emailsOf(Collection<Long> ids) {
-        if (ids.isEmpty()) {
-            return Map.of();
-        }
-        Map<Long, String> emails = new HashMap<>();
-        users.findEmails(ids).forEach(row -> emails.put(row.getId(), row.getCorreo()));
-        return emails;
-    }
-
-    @Transactional(readOnly = true)
-    public List<UserAccount> listAll() {
-        return users.findAll(Sort.by("id"));
     }
 
     /**

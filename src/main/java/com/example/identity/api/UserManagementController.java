@@ -7,6 +7,9 @@ import java.util.Map;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -14,20 +17,18 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.Endpoints;
+import com.example.identity.account.AccountAdministration;
+import com.example.identity.account.AccountAdministration.AdminOutcome;
 import com.example.identity.account.AccountService;
-import com.example.identity.account.AccountService.AdminOutcome;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.common.ListQuery;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
  * The administration API (decisions §23): the people of the admin page as JSON, for operators' scripts.
  * Admins only (the API chain's rule, {@link ApiSecurityConfig#administrator}); the same
- * {@link AccountService} methods, rules, audit lines and session endings as {@code /dashboard/admin.php}.
+ * {@link AccountAdministration} methods, rules, audit lines and session endings as {@code /dashboard/admin.php}.
  */
 @RestController
 class UserManagementController {
@@ -40,10 +41,10 @@ class UserManagementController {
     static final String OWN_UPDATE = "No puedes cambiar tu propio rol ni desactivar tu cuenta";
     static final String OWN_DELETE = "No puedes eliminar tu propia cuenta";
 
-    private final AccountService accounts;
+    private final AccountAdministration administration;
 
-    UserManagementController(AccountService accounts) {
-        this.accounts = accounts;
+    UserManagementController(AccountAdministration administration) {
+        this.administration = administration;
     }
 
     /** {@code ?page=} (from 1), {@code ?size=} (1 to 200, default 50), {@code ?q=} (e-mail or name); by id. */
@@ -51,7 +52,7 @@ class UserManagementController {
     ResponseEntity<UserList> list(Authentication authentication, HttpServletRequest request, HttpServletResponse response) {
         ApiCaller.require(authentication);
         ListQuery query = ApiPaging.query(request);
-        var page = accounts.page(query);
+        var page = administration.page(query);
         ApiPaging.links(response, Endpoints.API_USERS_LIST, query, page);
         return ApiJson.ok(new UserList(true, page.getContent().stream().map(UserView::of).toList()));
     }
@@ -65,7 +66,7 @@ class UserManagementController {
         String rolField = FormFields.single(request, "rol");
         Role rol = rolField.isEmpty() ? Role.USER : role(rolField);
         try {
-            var created = accounts.createWithTemporaryPassword(name, correo, rol);
+            var created = administration.createWithTemporaryPassword(name, correo, rol);
             return ApiJson.ok(new UserCreated(true, UserView.of(created.account()), created.temporaryPassword()));
         }
         catch (AccountService.InvalidAccountException e) {
@@ -96,7 +97,7 @@ class UserManagementController {
         }
         AdminOutcome outcome;
         try {
-            outcome = accounts.update(caller, id, rol, activo, name);
+            outcome = administration.update(caller, id, rol, activo, name);
         }
         catch (AccountService.InvalidAccountException e) {
             throw ApiProblem.badRequest(e.getMessage());
@@ -108,7 +109,7 @@ class UserManagementController {
     @PostMapping(Endpoints.API_USERS_DELETE)
     ResponseEntity<Map<String, Boolean>> delete(Authentication authentication, HttpServletRequest request) {
         Caller caller = ApiCaller.require(authentication);
-        return answer(accounts.delete(caller, FormFields.id(request)), OWN_DELETE);
+        return answer(administration.delete(caller, FormFields.id(request)), OWN_DELETE);
     }
 
     private static ResponseEntity<Map<String, Boolean>> answer(AdminOutcome outcome, String own) {

@@ -12,22 +12,23 @@ import java.util.function.Function;
 
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.Endpoints;
+import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
-import com.example.identity.common.ListQuery;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
+import com.example.identity.common.ListQuery;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.token.ApiTokenService;
 
@@ -41,18 +42,18 @@ class AdminController {
 
     static final String VIEW = "dashboard/admin";
 
-    private final AccountService accounts;
+    private final AccountAdministration administration;
     private final ApiTokenService tokens;
     private final ClientService clients;
     private final Clock clock;
     private final SigningKeys signingKeys;
     private final ClientLogoutUris logoutUris;
 
-    AdminController(AccountService accounts, ApiTokenService tokens, ClientService clients, Clock clock,
+    AdminController(AccountAdministration administration, ApiTokenService tokens, ClientService clients, Clock clock,
             SigningKeys signingKeys, ClientLogoutUris logoutUris) {
         this.logoutUris = logoutUris;
         this.signingKeys = signingKeys;
-        this.accounts = accounts;
+        this.administration = administration;
         this.tokens = tokens;
         this.clients = clients;
         this.clock = clock;
@@ -75,13 +76,13 @@ class AdminController {
             model.addAttribute("listError", e.getMessage());
         }
         Caller caller = Caller.of(admin);
-        var users = accounts.page(query);
+        var users = administration.page(query);
         var tokenPage = tokens.page(caller, query);
         var clientPage = clients.page(caller, query);
         Set<Long> owners = new HashSet<>();
         tokenPage.forEach(t -> owners.add(t.getUserId()));
         clientPage.forEach(c -> owners.add(c.getOwnerId()));
-        Map<Long, String> emails = accounts.emailsOf(owners);
+        Map<Long, String> emails = administration.emailsOf(owners);
         Function<Long, String> owner = id -> emails.getOrDefault(id, "#" + id);
         var now = clock.instant();
         model.addAttribute("me", admin);
@@ -176,7 +177,7 @@ class AdminController {
             @RequestParam(required = false) String correo, @RequestParam(required = false) String rol, Model model,
             RedirectAttributes redirect) {
         try {
-            var created = accounts.createWithTemporaryPassword(primerNombre, correo, role(rol));
+            var created = administration.createWithTemporaryPassword(primerNombre, correo, role(rol));
             return showOnce(admin, created, model);
         }
         catch (AccountService.InvalidAccountException e) {
@@ -192,7 +193,7 @@ class AdminController {
     String changeRole(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, @RequestParam String rol,
             RedirectAttributes redirect) {
         Role role = role(rol);
-        boolean changed = role != null && accounts.changeRole(Caller.of(admin), id, role);
+        boolean changed = role != null && administration.changeRole(Caller.of(admin), id, role);
         redirect.addFlashAttribute("notice", changed ? "Rol cambiado; sus sesiones se han cerrado."
                 : "No se pudo cambiar ese rol (no puedes cambiar el tuyo).");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
@@ -200,7 +201,7 @@ class AdminController {
 
     @PostMapping("/dashboard/admin/users/disable")
     String disable(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, RedirectAttributes redirect) {
-        boolean done = accounts.disable(Caller.of(admin), id);
+        boolean done = administration.disable(Caller.of(admin), id);
         redirect.addFlashAttribute("notice", done ? "Cuenta desactivada: sus sesiones se han cerrado y sus tokens ya no valen."
                 : "No se pudo desactivar esa cuenta (no puedes desactivar la tuya).");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
@@ -208,11 +209,11 @@ class AdminController {
 
     /**
      * Deletes an account with everything it owns (decisions §20); not one's own. The same service as
-     * {@code POST /api/usuarios/delete.php} (account/AccountService#delete, over account/AccountDeletion).
+     * {@code POST /api/usuarios/delete.php} (account/AccountAdministration#delete, over account/AccountDeletion).
      */
     @PostMapping("/dashboard/admin/users/delete")
     String delete(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, RedirectAttributes redirect) {
-        boolean done = accounts.delete(Caller.of(admin), id) == AccountService.AdminOutcome.DONE;
+        boolean done = administration.delete(Caller.of(admin), id) == AccountAdministration.AdminOutcome.DONE;
         redirect.addFlashAttribute("notice", done ? "Cuenta eliminada con todos sus datos; sus sesiones se han cerrado."
                 : "No se pudo eliminar esa cuenta (no puedes eliminar la tuya).");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
@@ -222,7 +223,7 @@ class AdminController {
     @PostMapping("/dashboard/admin/users/reset-password")
     String resetPassword(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, Model model,
             RedirectAttributes redirect) {
-        var reset = accounts.resetPassword(Caller.of(admin), id);
+        var reset = administration.resetPassword(Caller.of(admin), id);
         if (reset.isEmpty()) {
             redirect.addFlashAttribute("notice", "No se pudo restablecer esa contraseña (no puedes restablecer la tuya).");
             return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
@@ -247,7 +248,7 @@ class AdminController {
 
     @PostMapping("/dashboard/admin/users/enable")
     String enable(@RequestParam long id, RedirectAttributes redirect) {
-        redirect.addFlashAttribute("notice", accounts.enable(id) ? "Cuenta activada." : "No se encontró esa cuenta.");
+        redirect.addFlashAttribute("notice", administration.enable(id) ? "Cuenta activada." : "No se encontró esa cuenta.");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 

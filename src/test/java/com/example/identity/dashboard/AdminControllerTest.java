@@ -35,6 +35,7 @@ import org.springframework.data.domain.SliceImpl;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
+import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
@@ -58,7 +59,7 @@ class AdminControllerTest {
     MockMvc mvc;
 
     @MockitoBean
-    AccountService accounts;
+    AccountAdministration accounts;
     @MockitoBean
     ApiTokenService tokens;
     @MockitoBean

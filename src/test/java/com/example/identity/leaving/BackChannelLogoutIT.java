@@ -118,7 +118,7 @@ class BackChannelLogoutIT extends LeavingTestBase {
         User user = newLoggedInUser(Role.USER);
         Browser browser = loggedInAtTheSite(user);
 
-        assertThat(accounts.disable(new Caller(adminId(), true), user.id())).isTrue();
+        assertThat(administration.disable(new Caller(adminId(), true), user.id())).isTrue();
 
         awaitLoggedOut(browser);
     }

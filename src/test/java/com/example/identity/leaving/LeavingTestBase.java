@@ -18,16 +18,16 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
+import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The application on a fixed free port with {@code identity.issuer} set to it (tokens name the issuer a
@@ -52,6 +52,9 @@ abstract class LeavingTestBase {
 
     @Autowired
     AccountService accounts;
+
+    @Autowired
+    AccountAdministration administration;
 
     @Autowired
     ClientService clients;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import com.nimbusds.jwt.SignedJWT;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -18,14 +19,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.web.util.UriComponentsBuilder;
+import tools.jackson.databind.JsonNode;
 
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.support.MovableClock;
 import com.example.identity.support.WebClient;
-import com.nimbusds.jwt.SignedJWT;
-
-import tools.jackson.databind.JsonNode;
 
 /**
  * The authorization request parameters of decisions §12.2, one nested class per module of the OpenID
@@ -216,7 +215,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         @Test
         void aUserWhoMustFirstChangeThePasswordIsInteractionRequired() {
             String email = "op-" + UUID.randomUUID() + "@example.com";
-            String oneTime = accounts.createWithTemporaryPassword("Tina", email, Role.USER).temporaryPassword();
+            String oneTime = administration.createWithTemporaryPassword("Tina", email, Role.USER).temporaryPassword();
             var browser = new WebClient(ISSUER);
             assertThat(browser.login(email, oneTime).statusCode()).isEqualTo(302);
             var query = request(Map.of("prompt", "none"));

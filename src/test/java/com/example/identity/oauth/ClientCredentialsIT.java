@@ -175,7 +175,7 @@ class ClientCredentialsIT extends OAuthTestBase {
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
         String before = tokenOf(grantBasic(server, Map.of()));
 
-        assertThat(accounts.changeRole(new Caller(admin, true), ownerId, Role.USER)).isTrue();
+        assertThat(administration.changeRole(new Caller(admin, true), ownerId, Role.USER)).isTrue();
 
         String after = tokenOf(grantBasic(server, Map.of()));
         var self = introspectWithBearer(after, before);

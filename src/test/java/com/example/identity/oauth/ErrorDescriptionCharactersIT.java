@@ -39,7 +39,7 @@ class ErrorDescriptionCharactersIT extends OAuthTestBase {
             case LOGIN_REQUIRED -> refusal(new WebClient(ISSUER), client, Map.of("prompt", "none"));
             case INTERACTION_REQUIRED -> {
                 String email = "cs-" + UUID.randomUUID() + "@example.com";
-                String oneTime = accounts.createWithTemporaryPassword("Tina", email, Role.USER).temporaryPassword();
+                String oneTime = administration.createWithTemporaryPassword("Tina", email, Role.USER).temporaryPassword();
                 var browser = new WebClient(ISSUER);
                 assertThat(browser.login(email, oneTime).statusCode()).isEqualTo(302);
                 yield refusal(browser, client, Map.of("prompt", "none"));

@@ -19,6 +19,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
@@ -51,6 +52,9 @@ abstract class OAuthTestBase {
 
     @Autowired
     AccountService accounts;
+
+    @Autowired
+    AccountAdministration administration;
 
     @Autowired
     JdbcTemplate jdbc;

@@ -333,7 +333,7 @@ public class RefreshTokenIT extends OAuthTestBase {
 
             String ofDisabled = login(client, "openid offline_access").get("refresh_token").asString();
             long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
-            assertThat(accounts.disable(new com.example.identity.account.Caller(admin, true), userId)).isTrue();
+            assertThat(administration.disable(new com.example.identity.account.Caller(admin, true), userId)).isTrue();
             assertStandardError(refresh(client, ofDisabled), 400, "invalid_grant", RefreshTokenExchange.INVALID);
         }
 

@@ -10,13 +10,13 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.nimbusds.jwt.JWTParser;
 import org.junit.jupiter.api.Test;
 
 import com.example.identity.account.Role;
 import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.MailFiles;
 import com.example.identity.support.WebClient;
-import com.nimbusds.jwt.JWTParser;
 
 /**
  * The second factor over HTTP (decisions §17): TOTP set up at {@code /cuenta/seguridad}, the login's second
@@ -192,7 +192,7 @@ class SecondFactorIT extends OAuthTestBase {
         var waiting = new WebClient(ISSUER);
         assertThat(passwordLogin(waiting, disabled.email(), null)).isEqualTo("/login/segundo-paso");
         String csrf = waiting.csrfFrom("/login/segundo-paso");
-        assertThat(accounts.disable(new com.example.identity.account.Caller(admin, true),
+        assertThat(administration.disable(new com.example.identity.account.Caller(admin, true),
                 accounts.findByEmail(disabled.email()).orElseThrow().getId())).isTrue();
         assertThat(WebClient.location(waiting.get("/login/segundo-paso"))).as("the session ended").isEqualTo("/login/");
         HttpResponse<String> late = waiting.postForm("/login/segundo-paso", Map.of("codigo",

@@ -148,7 +148,7 @@ class TokenEndpointIT extends OAuthTestBase {
         var user = newLoggedInUser("Dina");
         String code = authorize(user.browser(), client, "openid email");
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
-        assertThat(accounts.disable(new com.example.identity.account.Caller(admin, true), user.id())).isTrue();
+        assertThat(administration.disable(new com.example.identity.account.Caller(admin, true), user.id())).isTrue();
 
         assertError(exchange(client, code), 400, "Código de autorización inválido");
         assertThat(jdbc.queryForObject("select count(*) from oauth_authorizations where code_digest = ? and code_used_at is null",

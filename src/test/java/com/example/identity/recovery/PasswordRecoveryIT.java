@@ -23,6 +23,11 @@ import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 
+import com.icegreen.greenmail.configuration.GreenMailConfiguration;
+import com.icegreen.greenmail.junit5.GreenMailExtension;
+import com.icegreen.greenmail.util.ServerSetupTest;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,6 +41,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
 
+import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
@@ -43,12 +49,6 @@ import com.example.identity.crypto.Secrets;
 import com.example.identity.mail.Mailer;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.ServerSetupTest;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Password recovery (decisions §17) over real HTTP, with the mail going through a real SMTP server in the
@@ -88,6 +88,9 @@ class PasswordRecoveryIT {
 
     @Autowired
     AccountService accounts;
+
+    @Autowired
+    AccountAdministration administration;
 
     @Autowired
     JdbcTemplate jdbc;
@@ -248,7 +251,7 @@ class PasswordRecoveryIT {
         // a disabled account is sent nothing either
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
         String disabled = newAccount();
-        accounts.disable(new Caller(admin, true), accounts.findByEmail(disabled).orElseThrow().getId());
+        administration.disable(new Caller(admin, true), accounts.findByEmail(disabled).orElseThrow().getId());
         assertThat(ask(disabled, address()).body()).isEqualTo(known.body());
         assertThat(mailFor(disabled, 1)).isEmpty();
         // malformed input is refused in the page's own words, and asks for nothing

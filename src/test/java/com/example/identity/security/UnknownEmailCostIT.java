@@ -1,5 +1,6 @@
 package com.example.identity.security;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.startsWith;
 import static org.mockito.Mockito.clearInvocations;
@@ -7,8 +8,6 @@ import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.timeout;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -24,6 +23,7 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
 
+import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
@@ -51,13 +51,16 @@ class UnknownEmailCostIT {
     @Autowired
     AccountService accounts;
 
+    @Autowired
+    AccountAdministration administration;
+
     /** The stock provider answered a disabled account before hashing: faster, so time told it was disabled. */
     @Test
     void aDisabledAccountPaysTheSameArgon2idCheckAsAnEnabledOne() {
         String email = "disabled-cost-" + UUID.randomUUID() + "@example.com";
         var user = accounts.create("Off", email, "disabled-password-1", Role.USER);
         var admin = accounts.findByEmail("admin@example.com").orElseThrow();
-        accounts.disable(new Caller(admin.getId(), true), user.getId());
+        administration.disable(new Caller(admin.getId(), true), user.getId());
 
         clearInvocations(passwordEncoder);
         var wrong = new WebClient(port).login(email, "some-password");

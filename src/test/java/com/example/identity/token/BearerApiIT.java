@@ -18,7 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
 
+import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
@@ -27,8 +29,6 @@ import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.MovableClock;
 import com.example.identity.support.RawHttp;
 import com.example.identity.support.WebClient;
-
-import tools.jackson.databind.JsonNode;
 
 /** {@code /api/userinfo.php} and {@code /api/tokens/create.php}, byte for byte (specification §4.1, §4.2, §7). */
 @IntegrationTest
@@ -42,6 +42,9 @@ class BearerApiIT {
 
     @Autowired
     AccountService accounts;
+
+    @Autowired
+    AccountAdministration administration;
 
     @Autowired
     JdbcTemplate jdbc;
@@ -167,7 +170,7 @@ class BearerApiIT {
         assertThat(userinfo("Authorization", "Bearer " + token).statusCode()).isEqualTo(200);
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
 
-        accounts.disable(new com.example.identity.account.Caller(admin, true), owner.getId());
+        administration.disable(new com.example.identity.account.Caller(admin, true), owner.getId());
 
         assertApiError(userinfo("Authorization", "Bearer " + token), 401, "Token inválido o revocado");
     }
