@@ -31,38 +31,43 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
 
     public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
             boolean passwordChangeRequired, String passwordHash) {
-        this(id, primerNombre, correo, rol, enabled, passwordChangeRequired, true, false, passwordHash);
+        this(id, primerNombre, correo, rol, new States(enabled, passwordChangeRequired, true, false), passwordHash);
     }
 
     /** As read with the account's row, {@code email_verified} included (the id_token's claims). */
     public AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
             boolean passwordChangeRequired, boolean emailVerified, String passwordHash) {
-        this(id, primerNombre, correo, rol, enabled, passwordChangeRequired, true, emailVerified, passwordHash);
+        this(id, primerNombre, correo, rol, new States(enabled, passwordChangeRequired, true, emailVerified), passwordHash);
     }
 
-    private AccountPrincipal(long id, String primerNombre, String correo, Role rol, boolean enabled,
-            boolean passwordChangeRequired, boolean credentialsNonExpired, boolean emailVerified, String passwordHash) {
-        this.credentialsNonExpired = credentialsNonExpired;
-        this.emailVerified = emailVerified;
+    /** The account's four yes-or-no states, read together from its row. */
+    private record States(boolean enabled, boolean passwordChangeRequired, boolean credentialsNonExpired,
+            boolean emailVerified) {
+    }
+
+    private AccountPrincipal(long id, String primerNombre, String correo, Role rol, States states, String passwordHash) {
+        this.credentialsNonExpired = states.credentialsNonExpired();
+        this.emailVerified = states.emailVerified();
         this.id = id;
         this.primerNombre = primerNombre;
         this.correo = correo;
         this.rol = rol;
-        this.enabled = enabled;
-        this.passwordChangeRequired = passwordChangeRequired;
+        this.enabled = states.enabled();
+        this.passwordChangeRequired = states.passwordChangeRequired();
         this.passwordHash = passwordHash;
     }
 
     public static AccountPrincipal of(UserAccount user) {
         return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
-                user.isEnabled(), user.isPasswordChangeRequired(), true, user.isEmailVerified(), user.getPasswordHash());
+                new States(user.isEnabled(), user.isPasswordChangeRequired(), true, user.isEmailVerified()),
+                user.getPasswordHash());
     }
 
     /** As loaded for a login at {@code now}: an expired one-time password counts as expired credentials. */
     static AccountPrincipal forLogin(UserAccount user, java.time.Instant now) {
         return new AccountPrincipal(user.getId(), user.getPrimerNombre(), user.getCorreo(), user.getRol(),
-                user.isEnabled(), user.isPasswordChangeRequired(), !user.oneTimePasswordExpired(now),
-                user.isEmailVerified(), user.getPasswordHash());
+                new States(user.isEnabled(), user.isPasswordChangeRequired(), !user.oneTimePasswordExpired(now),
+                        user.isEmailVerified()), user.getPasswordHash());
     }
 
     /** Logged in with a one-time password: nothing but changing it is allowed until then. */
