@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -56,6 +57,15 @@ class UserCodeGuessesIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    /**
+     * The integration tests' database is shared with the other test classes, which leave budgets behind: this
+     * test's transaction starts without them (and gives them back when it rolls back).
+     */
+    @BeforeEach
+    void onlyThisTestsBudgets() {
+        jdbc.update("delete from user_code_budgets");
+    }
 
     static final String ADDRESS = UserCodeGuesses.address("203.0.113.7");
     static final String ACCOUNT = UserCodeGuesses.account(42);
