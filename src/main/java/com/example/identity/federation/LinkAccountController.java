@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 import com.example.identity.Endpoints;
+import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
@@ -29,7 +30,9 @@ import com.example.identity.signin.LoginSuccessHandler;
  * The proof asked before linking an identity whose address belongs to an account (decisions §19): the
  * account's password at {@code /login/vincular}, then its second factor when it has one (signin/SecondStep,
  * which returns to {@code /login/vincular/terminar}); only then is the identity linked and the person logged
- * in. A wrong password counts as a failed login of the account (AccountService#passwordMatches).
+ * in. The password is checked as at the login page: a unit of the login throttle's (address, account) pair is
+ * taken first, a locked pair is refused (429) before any hashing, and a wrong password counts as a failed login
+ * of the account (AccountService#passwordMatches, which settles the unit).
  */
 @Controller
 class LinkAccountController {
@@ -40,8 +43,11 @@ class LinkAccountController {
     private final LinkedIdentities links;
     private final FederatedSession session;
     private final Clock clock;
+    private final LoginThrottle throttle;
 
-    LinkAccountController(AccountService accounts, LinkedIdentities links, FederatedSession session, Clock clock) {
+    LinkAccountController(AccountService accounts, LinkedIdentities links, FederatedSession session, Clock clock,
+            LoginThrottle throttle) {
+        this.throttle = throttle;
         this.accounts = accounts;
         this.links = links;
         this.session = session;
@@ -66,11 +72,17 @@ class LinkAccountController {
             return "redirect:" + Endpoints.LOGIN;
         }
         UserAccount account = accounts.findById(pending.userId()).filter(UserAccount::isEnabled).orElse(null);
-        if (account == null || !account.isPasswordSet() || !accounts.passwordMatches(account.getId(), password)) {
-            response.setStatus(HttpStatus.BAD_REQUEST.value());
-            model.addAttribute("pending", pending);
-            model.addAttribute("error", true);
-            return VIEW;
+        if (account == null || !account.isPasswordSet()) {
+            return refused(pending, response, model, HttpStatus.BAD_REQUEST);
+        }
+        // the password's unit is taken before it is checked; a wrong one settles it (account/PasswordCheckFailed)
+        try (LoginThrottle.Attempt attempt = throttle.tryAcquire(request, account.getCorreo())) {
+            if (attempt == null) {
+                return refused(pending, response, model, HttpStatus.TOO_MANY_REQUESTS);
+            }
+            if (!accounts.passwordMatches(account.getId(), password)) {
+                return refused(pending, response, model, HttpStatus.BAD_REQUEST);
+            }
         }
         // the password proved the account: its second factor next, when it has one, and back to finish here
         request.changeSessionId();
@@ -85,6 +97,16 @@ class LinkAccountController {
             return "redirect:" + next;
         }
         return finish(request, UsernamePasswordAuthenticationToken.authenticated(user, null, authorities));
+    }
+
+    /** The form again: 400 for a wrong password, 429 while the login throttle refuses the pair. */
+    private static String refused(FederatedSession.PendingLink pending, HttpServletResponse response, Model model,
+            HttpStatus status) {
+        response.setStatus(status.value());
+        model.addAttribute("pending", pending);
+        model.addAttribute("error", status == HttpStatus.BAD_REQUEST);
+        model.addAttribute("throttled", status == HttpStatus.TOO_MANY_REQUESTS);
+        return VIEW;
     }
 
     /** The account proved (and its second step done): the identity is linked, the authorization request goes on. */
