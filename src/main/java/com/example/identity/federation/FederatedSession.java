@@ -2,32 +2,21 @@ package com.example.identity.federation;
 
 import java.io.Serial;
 import java.io.Serializable;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.core.GrantedAuthority;
-import org.springframework.security.core.authority.FactorGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.stereotype.Component;
 
-import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.account.UserAccount;
-import com.example.identity.audit.AuditEvent;
-import com.example.identity.session.OpenSessions;
-import com.example.identity.signin.LoginSuccessHandler;
-import com.example.identity.signin.SecondStep;
+import com.example.identity.signin.AccountLogin;
 
 /**
  * What a federated login keeps in the session (shared by every instance, session/) between its steps, and
@@ -58,15 +47,11 @@ class FederatedSession {
         private static final long serialVersionUID = 1L;
     }
 
-    private final SecondStep secondStep;
-    private final ApplicationEventPublisher events;
-    private final Clock clock;
+    private final AccountLogin login;
     private final SecurityContextRepository contexts = new HttpSessionSecurityContextRepository();
 
-    FederatedSession(SecondStep secondStep, ApplicationEventPublisher events, Clock clock) {
-        this.secondStep = secondStep;
-        this.events = events;
-        this.clock = clock;
+    FederatedSession(AccountLogin login) {
+        this.login = login;
     }
 
     static @Nullable Object take(HttpServletRequest request, String name) {
@@ -93,33 +78,16 @@ class FederatedSession {
 
     /** Puts {@code authentication} back as the session's (a link added from /cuenta/seguridad). */
     void restore(HttpServletRequest request, HttpServletResponse response, Authentication authentication) {
-        var context = SecurityContextHolder.createEmptyContext();
-        context.setAuthentication(authentication);
-        SecurityContextHolder.setContext(context);
-        contexts.saveContext(context, request, response);
+        login.restore(request, response, authentication);
     }
 
     /**
-     * Logs {@code account} in with the given factor.
+     * Logs {@code account} in with the given factor (signin/AccountLogin).
      *
      * @return where to send the browser: the second step, the authorization request, or home
      */
     String login(HttpServletRequest request, HttpServletResponse response, UserAccount account, String factor,
             @Nullable String redirect) {
-        AccountPrincipal user = AccountPrincipal.of(account);
-        user.eraseCredentials();
-        List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities());
-        authorities.add(FactorGrantedAuthority.withAuthority(factor).issuedAt(clock.instant()).build());
-        Authentication authentication = UsernamePasswordAuthenticationToken.authenticated(user, null, authorities);
-        String agent = request.getHeader("User-Agent");
-        request.getSession().setAttribute(OpenSessions.AGENT, agent == null ? "" : agent.substring(0, Math.min(agent.length(), 300)));
-        request.getSession().setAttribute(OpenSessions.ADDRESS, request.getRemoteAddr());
-        String secondStepPage = secondStep.begin(request, response, authentication, redirect);
-        if (secondStepPage != null) {
-            return secondStepPage;
-        }
-        restore(request, response, authentication);
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, account.getCorreo()));
-        return LoginSuccessHandler.target(authentication, redirect);
+        return login.login(request, response, account, factor, redirect);
     }
 }

@@ -1,29 +1,14 @@
 package com.example.identity.registration;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
-import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.FactorGrantedAuthority;
-import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
-import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.stereotype.Component;
 
-import java.time.Clock;
-
-import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.UserAccount;
-import com.example.identity.audit.AuditEvent;
-import com.example.identity.session.OpenSessions;
-import com.example.identity.signin.LoginSuccessHandler;
-import com.example.identity.signin.SecondStep;
+import com.example.identity.signin.AccountLogin;
 
 /**
  * The confirmation link logs the new account in (decisions §18), as the login form does: a new session id
@@ -36,15 +21,10 @@ import com.example.identity.signin.SecondStep;
 @Component
 class SignUpLogin {
 
-    private final SecondStep secondStep;
-    private final ApplicationEventPublisher events;
-    private final Clock clock;
-    private final SecurityContextRepository contexts = new HttpSessionSecurityContextRepository();
+    private final AccountLogin login;
 
-    SignUpLogin(SecondStep secondStep, ApplicationEventPublisher events, Clock clock) {
-        this.secondStep = secondStep;
-        this.events = events;
-        this.clock = clock;
+    SignUpLogin(AccountLogin login) {
+        this.login = login;
     }
 
     /**
@@ -55,27 +35,9 @@ class SignUpLogin {
      */
     String login(HttpServletRequest request, HttpServletResponse response, UserAccount account,
             @Nullable String continueTo) {
-        AccountPrincipal user = AccountPrincipal.of(account);
-        user.eraseCredentials();
-        List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities());
-        authorities.add(FactorGrantedAuthority.withAuthority(FactorGrantedAuthority.OTT_AUTHORITY)
-                .issuedAt(clock.instant()).build());
-        var authentication = UsernamePasswordAuthenticationToken.authenticated(user, null, authorities);
         // whatever session this browser had (anonymous: the link may be opened anywhere) gets a new id
         request.getSession(true);
         request.changeSessionId();
-        String agent = request.getHeader("User-Agent");
-        request.getSession().setAttribute(OpenSessions.AGENT, agent == null ? "" : agent.substring(0, Math.min(agent.length(), 300)));
-        request.getSession().setAttribute(OpenSessions.ADDRESS, request.getRemoteAddr());
-        String secondStepPage = secondStep.begin(request, response, authentication, continueTo);
-        if (secondStepPage != null) {
-            return secondStepPage;
-        }
-        var context = SecurityContextHolder.createEmptyContext();
-        context.setAuthentication(authentication);
-        SecurityContextHolder.setContext(context);
-        contexts.saveContext(context, request, response);
-        events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, account.getCorreo()));
-        return LoginSuccessHandler.target(authentication, continueTo);
+        return login.login(request, response, account, FactorGrantedAuthority.OTT_AUTHORITY, continueTo);
     }
 }
