@@ -238,16 +238,9 @@ class AuthorizationServerConfig {
     /** 64-hex access tokens stored as API tokens, and RS256 id_tokens with this service's claims. */
     @Bean
     OAuth2TokenGenerator<OAuth2Token> tokenGenerator(JwtEncoder jwtEncoder, ApiTokenService tokens,
-            RefreshTokens refreshTokens, Clock clock,
-            java.util.List<org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer<
-                    org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext>> moreClaims) {
+            RefreshTokens refreshTokens, Clock clock) {
         var idTokens = new JwtGenerator(jwtEncoder);
-        var ownClaims = new IdTokenClaims();
-        // this package's claims, then those of other features (backchannel/SidClaim: sid)
-        idTokens.setJwtCustomizer(context -> {
-            ownClaims.customize(context);
-            moreClaims.forEach(more -> more.customize(context));
-        });
+        idTokens.setJwtCustomizer(new IdTokenClaims());
         return new DelegatingOAuth2TokenGenerator(new ReferenceAccessTokenGenerator(tokens, clock),
                 new RefreshTokenGenerator(refreshTokens), idTokens);
     }

@@ -43,7 +43,6 @@ class DataExport {
             Map.entry("user_entities", "llaves_acceso"),
             Map.entry("user_credentials", "llaves_acceso"),
             Map.entry("audit_events", "eventos_auditoria"),
-            Map.entry("backchannel_logout_sessions", "cierres_de_sesion_notificados"),
             Map.entry("linked_identities", "cuentas_vinculadas"));
 
     private final JdbcTemplate jdbc;
@@ -118,8 +117,6 @@ class DataExport {
             row.put("ultimo_uso", p.lastUsed() == null ? null : p.lastUsed().toString());
             return row;
         }).toList());
-        out.put("cierres_de_sesion_notificados", rows("select client_id, sid, created_at from backchannel_logout_sessions "
-                + "where user_id = ? order by id", userId));
         out.put("cuentas_vinculadas", rows("select provider as proveedor, subject as identificador, linked_at, last_used_at "
                 + "from linked_identities where user_id = ? order by id", userId));
         String subject = "usuario #" + userId;

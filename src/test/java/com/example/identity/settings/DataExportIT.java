@@ -79,7 +79,7 @@ class DataExportIT {
     void everyTableKeyedByTheUserIsInTheExport() throws Exception {
         Set<String> tables = tablesReferringToUsers();
         assertThat(tables).contains("api_tokens", "oauth_clients", "refresh_tokens", "oauth_consents", "user_totp",
-                "backchannel_logout_sessions");
+                "linked_identities");
         assertThat(DataExport.TABLES.keySet()).as("tables that refer to users and are not in /cuenta/datos")
                 .containsAll(tables);
         // and each of their sections is in the download

@@ -212,14 +212,14 @@ class QueryCountIT {
             transactions[i] = COMMITS.get();
         }
         assertThat(counts[1]).as("every exchange costs the same").isEqualTo(counts[2]);
-        assertThat(counts[2]).as("code lookup with its owner (one join), mark used, token insert, the session's sid "
-                + "for the id_token (backchannel/SidClaim)").isEqualTo(4);
+        assertThat(counts[2]).as("code lookup with its owner (one join, the session's sid for the id_token included), "
+                + "mark used, token insert").isEqualTo(3);
         assertThat(transactions).as("all three in one transaction, and no session read: one commit per exchange")
                 .containsOnly(1L);
         assertThat(new long[] {authorizeCounts[1], authorizeCounts[2]})
                 .as("once the client is cached: the session's one read (session/SessionStore: its last access is not "
-                        + "written again within a minute), the code's INSERT, and the code's authorization recorded under "
-                        + "the session's sid (backchannel/SidRecordingFilter: its read, its INSERT)").containsOnly(4L);
+                        + "written again within a minute) and the code's INSERT, the session's sid in it (made at the "
+                        + "first, the session's attribute is not written again)").containsOnly(2L);
         assertThat(new long[] {authorizeTransactions[1], authorizeTransactions[2]})
                 .as("the session's read in its transaction; the code's INSERT commits by itself").containsOnly(1L);
     }

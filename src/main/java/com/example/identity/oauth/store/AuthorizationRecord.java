@@ -81,6 +81,13 @@ public class AuthorizationRecord implements Persistable<String> {
     @Column(name = "userinfo_claims", length = 200)
     private String userInfoClaims;
 
+    /**
+     * The login session's {@code sid} (Back-Channel Logout 1.0), for a code of scope {@code openid} issued in a
+     * browser session: its id_tokens carry it, and the session's end tells the client (backchannel/). Null otherwise.
+     */
+    @Column(length = 64)
+    private String sid;
+
     @Transient
     private boolean isNew;
 
@@ -101,8 +108,16 @@ public class AuthorizationRecord implements Persistable<String> {
         }
     }
 
-    /** The account that granted it, and its login: when ({@code auth_time}) and how (RFC 8176 {@code amr}). */
-    public record Login(long userId, Instant authTime, Set<String> amr) {
+    /**
+     * The account that granted it, and its login: when ({@code auth_time}), how (RFC 8176 {@code amr}) and in which
+     * login session ({@code sid}, null where none: the device flow, a code without {@code openid}).
+     */
+    public record Login(long userId, Instant authTime, Set<String> amr, String sid) {
+
+        /** A login with no session to tell of its end (the device flow). */
+        public Login(long userId, Instant authTime, Set<String> amr) {
+            this(userId, authTime, amr, null);
+        }
     }
 
     /** The code: its SHA-256 digest (null for the device flow), when it was issued and when it expires. */
@@ -126,6 +141,7 @@ public class AuthorizationRecord implements Persistable<String> {
         this.amr = login.amr().isEmpty() ? null : String.join(" ", login.amr());
         this.idTokenClaims = request.idTokenClaims().isEmpty() ? null : String.join(" ", request.idTokenClaims());
         this.userInfoClaims = request.userInfoClaims().isEmpty() ? null : String.join(" ", request.userInfoClaims());
+        this.sid = login.sid();
         this.isNew = true;
     }
 
@@ -236,6 +252,10 @@ public class AuthorizationRecord implements Persistable<String> {
 
     Set<String> userInfoClaims() {
         return SpaceSeparated.words(userInfoClaims);
+    }
+
+    String sid() {
+        return sid;
     }
 
 }

@@ -31,13 +31,13 @@ class CodeStatements {
     private static final String INSERT = """
             insert into oauth_authorizations (id, client_id, user_id, scopes, redirect_uri, nonce, code_challenge,
                 code_challenge_method, code_digest, code_issued_at, code_expires_at, auth_time, amr, id_token_claims,
-                userinfo_claims)
-            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+                userinfo_claims, sid)
+            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
     private static final String WITH_OWNER = """
             select a.id, a.client_id, a.user_id, a.scopes, a.redirect_uri, a.nonce, a.code_challenge,
                 a.code_challenge_method, a.code_digest, a.code_issued_at, a.code_expires_at, a.code_used_at, a.auth_time,
-                a.amr, a.id_token_claims, a.userinfo_claims,
+                a.amr, a.id_token_claims, a.userinfo_claims, a.sid,
                 u.primer_nombre, u.correo, u.rol, u.enabled, u.password_change_required, u.email_verified
             from oauth_authorizations a join users u on u.id = a.user_id
             where a.code_digest = ?""";
@@ -54,7 +54,7 @@ class CodeStatements {
                 record.redirectUri(), record.nonce(), record.codeChallenge(), record.codeChallengeMethod(),
                 record.codeDigest(), Timestamp.from(record.codeIssuedAt()), Timestamp.from(record.codeExpiresAt()),
                 Timestamp.from(record.authTime()), joined(record.amr()), joined(record.idTokenClaims()),
-                joined(record.userInfoClaims()));
+                joined(record.userInfoClaims()), record.sid());
     }
 
     /** The record of a code (by its digest) and the account it was issued for, in one statement. */
@@ -75,7 +75,8 @@ class CodeStatements {
                         rs.getString("redirect_uri"), rs.getString("nonce"), rs.getString("code_challenge"),
                         rs.getString("code_challenge_method"), words(rs, "id_token_claims"),
                         words(rs, "userinfo_claims")),
-                new AuthorizationRecord.Login(rs.getLong("user_id"), instant(rs, "auth_time"), words(rs, "amr")),
+                new AuthorizationRecord.Login(rs.getLong("user_id"), instant(rs, "auth_time"), words(rs, "amr"),
+                        rs.getString("sid")),
                 new AuthorizationRecord.Code(rs.getString("code_digest"), instant(rs, "code_issued_at"),
                         instant(rs, "code_expires_at")),
                 instant(rs, "code_used_at"));

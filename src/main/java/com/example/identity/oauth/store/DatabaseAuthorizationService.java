@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import jakarta.servlet.http.HttpSession;
+
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
@@ -15,6 +17,7 @@ import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.security.oauth2.core.oidc.OidcScopes;
 import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
 import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationCode;
@@ -25,6 +28,8 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
@@ -32,6 +37,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.oidc.RequestedClaims;
+import com.example.identity.session.SessionEnded;
 
 /**
  * Spring Authorization Server's authorizations, in the {@code oauth_authorizations} table of H2 or
@@ -52,6 +58,8 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
     public static final String ID_TOKEN_CLAIMS = "id_token_claims";
     /** The known claims the {@code claims} parameter asked for at the UserInfo endpoint. */
     public static final String USERINFO_CLAIMS = "userinfo_claims";
+    /** The login session's {@code sid} ({@link AuthorizationRecord}), where the authorization has one. */
+    public static final String SID = "sid";
 
     private final AuthorizationRecordRepository records;
     private final CodeStatements codes;
@@ -96,7 +104,8 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
                         (String) extra.get(PkceParameterNames.CODE_CHALLENGE_METHOD),
                         RequestedClaims.idTokenClaims(claimsParameter(extra)),
                         RequestedClaims.userInfoClaims(claimsParameter(extra))),
-                new AuthorizationRecord.Login(account.id(), authenticationTime(user), LoginFactors.methods(user)),
+                new AuthorizationRecord.Login(account.id(), authenticationTime(user), LoginFactors.methods(user),
+                        loginSessionSid(authorization.getAuthorizedScopes())),
                 new AuthorizationRecord.Code(Secrets.sha256Hex(code.getToken().getTokenValue()),
                         code.getToken().getIssuedAt(), code.getToken().getExpiresAt())));
     }
@@ -193,6 +202,9 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
                 .attribute(AMR, record.amr())
                 .attribute(ID_TOKEN_CLAIMS, record.idTokenClaims())
                 .attribute(USERINFO_CLAIMS, record.userInfoClaims());
+        if (record.sid() != null) {
+            builder.attribute(SID, record.sid());
+        }
         if (codeValue != null) {
             builder.token(new OAuth2AuthorizationCode(codeValue, record.codeIssuedAt(), record.codeExpiresAt()),
                     metadata -> metadata.put(OAuth2Authorization.Token.INVALIDATED_METADATA_NAME, record.isUsed()));
@@ -207,6 +219,20 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
     private Instant authenticationTime(Authentication user) {
         Instant login = LoginFactors.passwordLoginTime(user);
         return login != null ? login : clock.instant();
+    }
+
+    /**
+     * The {@code sid} of the browser session the authorization endpoint is answering (the request's: this runs on its
+     * thread, inside Spring Session's filter), for a code of scope {@code openid}: its exchange issues an id_token
+     * that carries it, and the session's end is told to the client (Back-Channel Logout 1.0, backchannel/).
+     */
+    private static @Nullable String loginSessionSid(Set<String> scopes) {
+        if (!scopes.contains(OidcScopes.OPENID)
+                || !(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)) {
+            return null;
+        }
+        HttpSession session = attributes.getRequest().getSession(false);
+        return session == null ? null : SessionEnded.sidOf(session);
     }
 
     private static @Nullable String claimsParameter(Map<String, Object> extra) {

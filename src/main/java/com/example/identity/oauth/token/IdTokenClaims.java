@@ -20,7 +20,8 @@ import com.example.identity.oauth.userinfo.UserInfoClaims;
  * {@code ["pwd"]} for a password; {@code ["pwd","otp","mfa"]} and so on with a second factor), {@code acr}
  * {@code mfa} when a second factor was used, {@code email} and {@code email_verified} with scope
  * {@code email}, {@code name} and {@code given_name} with scope {@code profile}, and each of those four also
- * when the {@code claims} parameter asked for it in the id_token (UserInfoClaims#userClaims).
+ * when the {@code claims} parameter asked for it in the id_token (UserInfoClaims#userClaims), and {@code sid}
+ * (Back-Channel Logout 1.0) where the authorization was given in a browser session.
  */
 public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
 
@@ -44,6 +45,14 @@ public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> 
                 // OIDC Core §2: the class of the login, as acr_values asks for it
                 claims.claim("acr", AuthenticationRequestFilter.MFA);
             }
+        }
+        // Back-Channel Logout 1.0 §2.1: the login session's sid, the same for every id_token of that session
+        // (refreshes included); none where no browser session logged the application in (the device flow)
+        if (authorization != null && authorization.getAttribute(DatabaseAuthorizationService.SID) instanceof String sid) {
+            claims.claim("sid", sid);
+        }
+        else {
+            claims.claims(all -> all.remove("sid"));
         }
         Set<?> requested = authorization != null
                 && authorization.getAttribute(DatabaseAuthorizationService.ID_TOKEN_CLAIMS) instanceof Set<?> names
