@@ -73,6 +73,7 @@ class PasswordChangeController {
         model.addAttribute("redirect", back);
         if (nueva == null || !nueva.equals(repetida)) {
             model.addAttribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden"));
+            response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
             return VIEW;
         }
         try {
@@ -88,6 +89,8 @@ class PasswordChangeController {
         }
         catch (AccountService.InvalidAccountException e) {
             model.addAttribute("errors", Map.of(e.field(), e.getMessage()));
+            // refused as the account's other forms refuse (400), the page shown again with the reason
+            response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
             return VIEW;
         }
         if (back != null) {

@@ -95,9 +95,11 @@ class AdminIT {
 
         var wrong = web.postForm("/cuenta/contrasena", Map.of("actual", "not-it-at-all", "nueva", "second-password-2",
                 "repetida", "second-password-2", "_csrf", csrf));
+        assertThat(wrong.statusCode()).isEqualTo(400);
         assertThat(wrong.body()).contains("La contraseña actual no es correcta");
         var mismatch = web.postForm("/cuenta/contrasena", Map.of("actual", "first-password-1", "nueva", "second-password-2",
                 "repetida", "second-password-3", "_csrf", csrf));
+        assertThat(mismatch.statusCode()).isEqualTo(400);
         assertThat(mismatch.body()).contains("no coinciden");
         var ok = web.postForm("/cuenta/contrasena", Map.of("actual", "first-password-1", "nueva", "second-password-2",
                 "repetida", "second-password-2", "_csrf", csrf));

@@ -114,10 +114,10 @@ class PasswordChangeControllerTest {
 
     @Test
     void differentNewPasswordsAreAskedAgain() throws Exception {
-        // 200, where the other forms of the account answer 400 (see the report of issue 26's slice tests)
+        // 400, as the other forms of the account answer a refusal
         mvc.perform(post("/cuenta/contrasena").with(user(ANA)).with(csrf())
                 .param("actual", "actual-larga").param("nueva", "nueva-larga-1").param("repetida", "nueva-larga-2"))
-            .andExpect(status().isOk())
+            .andExpect(status().isBadRequest())
             .andExpect(view().name("account/password"))
             .andExpect(model().attribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden")));
         verify(accounts, never()).changePassword(anyLong(), anyString(), anyString(), anyString());
@@ -131,6 +131,7 @@ class PasswordChangeControllerTest {
         when(accounts.changePassword(eq(3L), eq("mala"), eq("nueva-larga-1"), anyString())).thenThrow(wrong);
         mvc.perform(post("/cuenta/contrasena").with(user(ANA)).with(csrf())
                 .param("actual", "mala").param("nueva", "nueva-larga-1").param("repetida", "nueva-larga-1"))
+            .andExpect(status().isBadRequest())
             .andExpect(view().name("account/password"))
             .andExpect(model().attribute("errors", Map.of("actual", "La contraseña actual no es correcta")));
     }
