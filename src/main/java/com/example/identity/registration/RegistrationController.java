@@ -137,6 +137,9 @@ class RegistrationController {
         }
         model.addAttribute("token", token);
         model.addAttribute("correo", pending.get().correo());
+        // a sign-up that another provider's login started says which identity the account will be linked to
+        model.addAttribute("linkProvider", pending.get().provider());
+        model.addAttribute("linkSubject", pending.get().subject());
         // the button's answer leads, through the authorization endpoint, to the application's address
         ReturnToApplication.allowFormsToReach(response, pending.get().continueTo(), clients);
         return CONFIRM_VIEW;

@@ -178,14 +178,18 @@ class Registrations implements Purge, DisposableBean {
         }
     }
 
-    /** A sign-up waiting for its link: the address, and the authorization request that led to it (or null). */
-    record Pending(String correo, @Nullable String continueTo) {
+    /**
+     * A sign-up waiting for its link: the address, the authorization request that led to it (or null), and the
+     * identity of another provider the link will link (D38; or null).
+     */
+    record Pending(String correo, @Nullable String continueTo, @Nullable String provider, @Nullable String subject) {
     }
 
     /** The sign-up a link that still works names (the page shows the button only then). */
     @Transactional(readOnly = true)
     public Optional<Pending> pending(@Nullable String token) {
-        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("continue_to")));
+        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("continue_to"),
+                (String) row.get("provider"), (String) row.get("subject")));
     }
 
     private Optional<Map<String, Object>> find(@Nullable String token) {

@@ -158,6 +158,8 @@ class SteamLoginIT {
         String token = mailedToken(correo);
         var phone = new WebClient(PORT);
         String confirm = phone.get("/registro/confirmar?token=" + token).body();
+        assertThat(confirm).contains("id=\"signup-link-identity\"").contains("<strong>Steam</strong>")
+                .contains("<strong>" + steamId + "</strong>");
         HttpResponse<String> created = phone.postForm("/registro/confirmar", Map.of("token", token,
                 "_csrf", WebClient.csrfOf(confirm)));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(302);
