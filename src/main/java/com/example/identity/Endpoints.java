@@ -109,6 +109,8 @@ public final class Endpoints {
     public static final String FEDERATED_REDIRECT_ALL = "/login/oauth2/code/*";
     public static final String FEDERATED_LINK = "/login/vincular";
     public static final String FEDERATED_LINK_DONE = "/login/vincular/terminar";
+    /** Steam's OpenID 2.0 return ({@code openid.return_to}, federation/SteamLoginController, decisions §19). */
+    public static final String STEAM_RETURN = "/login/steam/vuelta";
     public static final String ACCOUNT_LINKS_REMOVE = "/cuenta/seguridad/vinculos/desvincular";
     public static final String ACCOUNT = "/cuenta/";
     public static final String ACCOUNT_SECURITY = "/cuenta/seguridad";

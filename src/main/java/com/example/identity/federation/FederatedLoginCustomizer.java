@@ -28,6 +28,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountService;
+import com.example.identity.registration.IdentitySignUp;
 
 /**
  * The web chain's login with other providers (decisions §19): Spring Security's OAuth 2.0 client
@@ -50,10 +51,12 @@ public class FederatedLoginCustomizer {
     private final Clock clock;
     private final UserDetailsService users;
     private final PasswordEncoder passwordEncoder;
+    private final IdentitySignUp signUp;
 
     FederatedLoginCustomizer(ObjectProvider<ClientRegistrationRepository> registrations, LinkedIdentities links,
             AccountService accounts, FederatedSession session, FederationSettings settings, Clock clock,
-            UserDetailsService users, PasswordEncoder passwordEncoder) {
+            UserDetailsService users, PasswordEncoder passwordEncoder, IdentitySignUp signUp) {
+        this.signUp = signUp;
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.registrations = registrations;
@@ -84,7 +87,7 @@ public class FederatedLoginCustomizer {
                 .authorizedClientRepository(new NoAuthorizedClients())
                 .tokenEndpoint(token -> token.accessTokenResponseClient(tokenClient))
                 .userInfoEndpoint(userInfo -> userInfo.userService(userService).oidcUserService(oidcUserService))
-                .successHandler(new FederatedLoginSuccess(links, accounts, session, settings, repository))
+                .successHandler(new FederatedLoginSuccess(links, accounts, session, settings, repository, signUp))
                 .failureHandler(FederatedLoginCustomizer::failed));
     }
 

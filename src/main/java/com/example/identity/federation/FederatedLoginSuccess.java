@@ -15,6 +15,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.account.UserAccount;
+import com.example.identity.registration.IdentitySignUp;
 
 /**
  * After another provider's login (decisions §19), Spring Security's {@code OAuth2AuthenticationToken} is
@@ -23,7 +24,9 @@ import com.example.identity.account.UserAccount;
  * <ol>
  * <li>a link asked for from {@code /cuenta/seguridad} links the identity to the logged-in account;</li>
  * <li>a linked identity logs its account in;</li>
- * <li>an identity with no address is refused;</li>
+ * <li>an identity with no address (Steam's, always) goes to the sign-up page, which asks for one and mails the
+ *     link that creates the account with this identity linked (registration/IdentitySignUp, D38); refused when
+ *     sign-up is off;</li>
  * <li>an address that has an account links nothing by itself: the person proves that account first
  *     ({@code /login/vincular});</li>
  * <li>otherwise an account is created (role {@code user}, the address verified only when the provider
@@ -37,9 +40,11 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     private final FederatedSession session;
     private final FederationSettings settings;
     private final ClientRegistrationRepository registrations;
+    private final IdentitySignUp signUp;
 
     FederatedLoginSuccess(LinkedIdentities links, AccountService accounts, FederatedSession session,
-            FederationSettings settings, ClientRegistrationRepository registrations) {
+            FederationSettings settings, ClientRegistrationRepository registrations, IdentitySignUp signUp) {
+        this.signUp = signUp;
         this.links = links;
         this.accounts = accounts;
         this.session = session;
@@ -51,6 +56,14 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
             Authentication authentication) throws IOException {
         ExternalIdentity identity = ExternalIdentity.of((OAuth2AuthenticationToken) authentication, settings);
+        ClientRegistration registration = registrations == null ? null
+                : registrations.findByRegistrationId(identity.provider());
+        arrive(request, response, identity, registration == null ? identity.provider() : registration.getClientName());
+    }
+
+    /** What every provider's login leads to, once its answer is checked (OAuth 2.0 here, Steam's OpenID 2.0). */
+    void arrive(HttpServletRequest request, HttpServletResponse response, ExternalIdentity identity,
+            String providerName) throws IOException {
         String redirect = FederatedSession.take(request, FederatedSession.REDIRECT) instanceof String r ? r : null;
         if (FederatedSession.take(request, FederatedSession.LINK_INTENT) instanceof FederatedSession.LinkIntent intent) {
             boolean linked = links.link(intent.userId(), identity.provider(), identity.subject());
@@ -74,15 +87,19 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
             return;
         }
         if (identity.email() == null || !AccountService.isValidEmail(identity.email())) {
-            refuse(request, response, "sin-correo");
+            session.anonymous(request, response);
+            if (!signUp.offered()) {
+                refuse(request, response, "sin-correo");
+                return;
+            }
+            response.sendRedirect(signUp.begin(request, new IdentitySignUp.Identity(identity.provider(), providerName,
+                    identity.subject(), identity.name(), redirect)));
             return;
         }
         var existing = accounts.findByEmail(identity.email());
         if (existing.isPresent()) {
-            ClientRegistration registration = registrations.findByRegistrationId(identity.provider());
             request.getSession().setAttribute(FederatedSession.PENDING_LINK, new FederatedSession.PendingLink(
-                    identity.provider(), registration == null ? identity.provider() : registration.getClientName(),
-                    identity.subject(), existing.get().getId(), existing.get().getCorreo(), redirect));
+                    identity.provider(), providerName, identity.subject(), existing.get().getId(), existing.get().getCorreo(), redirect));
             session.anonymous(request, response);
             response.sendRedirect(Endpoints.FEDERATED_LINK);
             return;

@@ -31,6 +31,8 @@ class FederatedSession {
     static final String REDIRECT = "identity.federation.redirect";
     /** A logged-in person asked to link another provider ({@link LinkIntent}). */
     static final String LINK_INTENT = "identity.federation.link-intent";
+    /** The state of a Steam login under way, in its {@code return_to}: its answer is accepted in this session only, once. */
+    static final String STEAM_STATE = "identity.federation.steam-state";
     /** An identity waiting for the proof of the account that has its address ({@link PendingLink}). */
     static final String PENDING_LINK = "identity.federation.pending-link";
 

@@ -16,6 +16,7 @@ import org.springframework.web.server.ResponseStatusException;
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.LocalRedirect;
+import com.example.identity.crypto.Secrets;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.signin.ReturnToApplication;
 
@@ -23,7 +24,8 @@ import com.example.identity.signin.ReturnToApplication;
  * The login page's "Entrar con …" buttons and the security page's "Vincular …" lead here
  * ({@code /login/federado/{registrationId}}): the checked authorization request to continue (login) or the
  * logged-in account to link to (after a recent proof, mfa/RecentLogin) is kept in the session, then the
- * browser goes to Spring Security's {@code /oauth2/authorization/{registrationId}}.
+ * browser goes to Spring Security's {@code /oauth2/authorization/{registrationId}}, or, for {@code steam}, to
+ * Steam's OpenID 2.0 endpoint with a state kept in the session ({@link SteamAssertions}).
  */
 @Controller
 class FederatedStartController {
@@ -31,9 +33,14 @@ class FederatedStartController {
     private final ObjectProvider<ClientRegistrationRepository> registrations;
     private final RegisteredClientRepository clients;
     private final RecentLogin recentLogin;
+    private final SteamSettings steam;
+    private final SteamAssertions steamAssertions;
 
     FederatedStartController(ObjectProvider<ClientRegistrationRepository> registrations,
-            RegisteredClientRepository clients, RecentLogin recentLogin) {
+            RegisteredClientRepository clients, RecentLogin recentLogin, SteamSettings steam,
+            SteamAssertions steamAssertions) {
+        this.steam = steam;
+        this.steamAssertions = steamAssertions;
         this.registrations = registrations;
         this.clients = clients;
         this.recentLogin = recentLogin;
@@ -43,13 +50,15 @@ class FederatedStartController {
     String start(@PathVariable String registrationId, @RequestParam(required = false) String redirect,
             @RequestParam(required = false) String vincular, Authentication authentication, HttpServletRequest request) {
         ClientRegistrationRepository repository = registrations.getIfAvailable();
-        if (repository == null || !registrationId.matches("[A-Za-z0-9_-]{1,64}")
-                || repository.findByRegistrationId(registrationId) == null) {
+        boolean isSteam = steam.enabled() && SteamSettings.PROVIDER.equals(registrationId);
+        if (!isSteam && (repository == null || !registrationId.matches("[A-Za-z0-9_-]{1,64}")
+                || repository.findByRegistrationId(registrationId) == null)) {
             throw new ResponseStatusException(HttpStatus.NOT_FOUND);
         }
         var session = request.getSession();
         session.removeAttribute(FederatedSession.LINK_INTENT);
         session.removeAttribute(FederatedSession.REDIRECT);
+        session.removeAttribute(FederatedSession.STEAM_STATE);
         if (vincular != null) {
             if (authentication == null || !(authentication.getPrincipal() instanceof AccountPrincipal user)) {
                 return "redirect:" + Endpoints.LOGIN;
@@ -64,6 +73,12 @@ class FederatedStartController {
             if (back != null) {
                 session.setAttribute(FederatedSession.REDIRECT, back.url());
             }
+        }
+        if (isSteam) {
+            // OpenID 2.0 (SteamAssertions): the state in return_to ties Steam's answer to this session, once
+            String state = Secrets.randomUrlSafe(32);
+            session.setAttribute(FederatedSession.STEAM_STATE, state);
+            return "redirect:" + steamAssertions.authenticationRequest(state);
         }
         return "redirect:/oauth2/authorization/" + registrationId;
     }

@@ -30,7 +30,9 @@ import com.example.identity.signin.LoginSuccessHandler;
  * The proof asked before linking an identity whose address belongs to an account (decisions §19): the
  * account's password at {@code /login/vincular}, then its second factor when it has one (signin/SecondStep,
  * which returns to {@code /login/vincular/terminar}); only then is the identity linked and the person logged
- * in. The password is checked as at the login page: a unit of the login throttle's (address, account) pair is
+ * in. A passkey proves the account too (both factors in one): the page's "Vincular con una llave de acceso" is the
+ * login page's passkey login (signin/PasskeyLogin) with {@code /login/vincular/terminar} as where to go next, which
+ * links the identity only when the passkey's account is the one waiting. The password is checked as at the login page: a unit of the login throttle's (address, account) pair is
  * taken first, a locked pair is refused (429) before any hashing, and a wrong password counts as a failed login
  * of the account (AccountService#passwordMatches, which settles the unit).
  */

@@ -17,6 +17,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.passkey.Passkeys;
+import com.example.identity.registration.IdentitySignUp;
 
 /**
  * The identities of other providers linked to accounts (decisions §19, table {@code linked_identities}):
@@ -24,7 +25,7 @@ import com.example.identity.passkey.Passkeys;
  * account's last way to log in: no password of its own, no passkey, no other link.
  */
 @Component
-public class LinkedIdentities {
+public class LinkedIdentities implements IdentitySignUp.Links {
 
     private final JdbcTemplate jdbc;
     private final AccountService accounts;
@@ -60,6 +61,7 @@ public class LinkedIdentities {
      *
      * @return false when that identity is already linked (to this account or another)
      */
+    @Override
     @Transactional
     public boolean link(long userId, String provider, String subject) {
         Instant now = clock.instant();

@@ -18,13 +18,16 @@ class LoginPageProviders {
 
     private final ObjectProvider<ClientRegistrationRepository> registrations;
 
-    LoginPageProviders(ObjectProvider<ClientRegistrationRepository> registrations) {
+    private final SteamSettings steam;
+
+    LoginPageProviders(ObjectProvider<ClientRegistrationRepository> registrations, SteamSettings steam) {
         this.registrations = registrations;
+        this.steam = steam;
     }
 
     @ModelAttribute("federatedProviders")
     List<ProviderButtons.Provider> providers() {
-        return ProviderButtons.of(registrations);
+        return ProviderButtons.of(registrations, steam);
     }
 
     @ModelAttribute("federatedError")
@@ -35,6 +38,9 @@ class LoginPageProviders {
         return switch (federado) {
             case "sin-correo" -> "El otro proveedor no nos ha dado tu dirección de correo: no podemos crear tu cuenta.";
             case "desactivada" -> "Esa cuenta está desactivada.";
+            case "cancelado" -> "Has cancelado la entrada con el otro proveedor.";
+            case "steam" -> "Steam no ha confirmado tu identidad (respuesta no válida, caducada o ya usada). "
+                    + "Vuelve a intentarlo.";
             default -> "No se ha podido entrar con el otro proveedor. Vuelve a intentarlo.";
         };
     }

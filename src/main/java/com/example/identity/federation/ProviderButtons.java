@@ -17,7 +17,8 @@ final class ProviderButtons {
     private ProviderButtons() {
     }
 
-    static List<Provider> of(ObjectProvider<ClientRegistrationRepository> registrations) {
+    /** Spring Boot's registrations, and Steam when {@code identity.steam.enabled} (decisions §19). */
+    static List<Provider> of(ObjectProvider<ClientRegistrationRepository> registrations, SteamSettings steam) {
         ClientRegistrationRepository repository = registrations.getIfAvailable();
         List<Provider> found = new ArrayList<>();
         if (repository instanceof Iterable<?> all) {
@@ -25,6 +26,9 @@ final class ProviderButtons {
                 ClientRegistration r = (ClientRegistration) registration;
                 found.add(new Provider(r.getRegistrationId(), r.getClientName()));
             }
+        }
+        if (steam.enabled() && found.stream().noneMatch(p -> p.id().equals(SteamSettings.PROVIDER))) {
+            found.add(new Provider(SteamSettings.PROVIDER, SteamSettings.NAME));
         }
         found.sort(java.util.Comparator.comparing(Provider::id));
         return found;

@@ -22,7 +22,11 @@ class SecurityPageLinks {
     private final LinkedIdentities links;
     private final ObjectProvider<ClientRegistrationRepository> registrations;
 
-    SecurityPageLinks(LinkedIdentities links, ObjectProvider<ClientRegistrationRepository> registrations) {
+    private final SteamSettings steam;
+
+    SecurityPageLinks(LinkedIdentities links, ObjectProvider<ClientRegistrationRepository> registrations,
+            SteamSettings steam) {
+        this.steam = steam;
         this.links = links;
         this.registrations = registrations;
     }
@@ -32,16 +36,21 @@ class SecurityPageLinks {
         return user == null ? List.of() : links.of(user.id());
     }
 
+    /** The providers the account has no link with yet: one identity per provider is enough to log in with it. */
     @ModelAttribute("linkableProviders")
-    List<ProviderButtons.Provider> linkable() {
-        return ProviderButtons.of(registrations);
+    List<ProviderButtons.Provider> linkable(@AuthenticationPrincipal AccountPrincipal user) {
+        java.util.Set<String> linked = new java.util.HashSet<>();
+        if (user != null) {
+            links.of(user.id()).forEach(l -> linked.add(l.provider()));
+        }
+        return ProviderButtons.of(registrations, steam).stream().filter(p -> !linked.contains(p.id())).toList();
     }
 
     /** Each configured provider's {@code client-name}, by registration id, for the list's first column. */
     @ModelAttribute("providerNames")
     java.util.Map<String, String> providerNames() {
         java.util.Map<String, String> names = new java.util.HashMap<>();
-        ProviderButtons.of(registrations).forEach(p -> names.put(p.id(), p.name()));
+        ProviderButtons.of(registrations, steam).forEach(p -> names.put(p.id(), p.name()));
         return names;
     }
 

@@ -70,9 +70,13 @@ class RegistrationController {
     }
 
     @GetMapping(Endpoints.REGISTRATION)
-    String form(@RequestParam(required = false) String redirect, HttpServletResponse response, Model model) {
+    String form(@RequestParam(required = false) String redirect, HttpServletRequest request,
+            HttpServletResponse response, Model model) {
         enabledOr404(response);
-        model.addAttribute("redirect", checked(redirect));
+        IdentitySignUp.Identity identity = IdentitySignUp.of(request);
+        model.addAttribute("identity", identity);
+        model.addAttribute("redirect", identity != null ? checked(identity.redirect()) : checked(redirect));
+        model.addAttribute("primerNombre", identity == null ? null : identity.name());
         return VIEW;
     }
 
@@ -82,13 +86,17 @@ class RegistrationController {
             @RequestParam(required = false) String password, @RequestParam(required = false) String redirect,
             HttpServletRequest request, HttpServletResponse response, Model model) {
         enabledOr404(response);
-        String continueTo = checked(redirect);
+        // another provider's login that gave no address (D38): the same form without a password
+        IdentitySignUp.Identity identity = IdentitySignUp.of(request);
+        model.addAttribute("identity", identity);
+        String continueTo = checked(identity != null ? identity.redirect() : redirect);
         model.addAttribute("redirect", continueTo);
         model.addAttribute("correo", correo == null || correo.length() > 254 ? "" : correo.strip());
         model.addAttribute("primerNombre", primerNombre == null || primerNombre.length() > 100 ? "" : primerNombre);
         Registrations.Form form;
         try {
-            form = Registrations.check(correo, primerNombre, password);
+            form = identity == null ? Registrations.check(correo, primerNombre, password)
+                    : Registrations.check(correo, primerNombre, identity);
         }
         catch (Registrations.InvalidField e) {
             return refused(response, model, e.field, e.getMessage());
@@ -107,6 +115,7 @@ class RegistrationController {
         }
         limits.recordFailure(RateLimits.Budget.RECOVERY_REQUESTS, address);
         registrations.request(form, continueTo);
+        IdentitySignUp.forget(request);
         model.addAttribute("sent", form.correo());
         return VIEW;
     }
@@ -128,6 +137,9 @@ class RegistrationController {
         }
         model.addAttribute("token", token);
         model.addAttribute("correo", pending.get().correo());
+        // a sign-up that another provider's login started says which identity the account will be linked to
+        model.addAttribute("linkProvider", pending.get().provider());
+        model.addAttribute("linkSubject", pending.get().subject());
         // the button's answer leads, through the authorization endpoint, to the application's address
         ReturnToApplication.allowFormsToReach(response, pending.get().continueTo(), clients);
         return CONFIRM_VIEW;

@@ -18,6 +18,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.interceptor.TransactionAspectSupport;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
@@ -53,8 +54,11 @@ class Registrations implements Purge, DisposableBean {
     private final ClusterLock lock;
     private final Clock clock;
     private final ThreadPoolExecutor background;
+    private final IdentitySignUp.Links links;
 
-    Registrations(JdbcTemplate jdbc, AccountService accounts, RegistrationMails mails, ClusterLock lock, Clock clock) {
+    Registrations(JdbcTemplate jdbc, AccountService accounts, RegistrationMails mails, ClusterLock lock, Clock clock,
+            IdentitySignUp.Links links) {
+        this.links = links;
         this.jdbc = jdbc;
         this.accounts = accounts;
         this.mails = mails;
@@ -68,8 +72,15 @@ class Registrations implements Purge, DisposableBean {
                 }, (task, executor) -> log.warn("Sign-up: {} requests already waiting, one dropped (no mail sent)", QUEUE));
     }
 
-    /** What the form asked for, checked: the address normalised, the name cleaned. */
-    record Form(String correo, String primerNombre, String password) {
+    /**
+     * What the form asked for, checked: the address normalised, the name cleaned; with another provider's
+     * identity (D38) no password, and that identity.
+     */
+    record Form(String correo, String primerNombre, @Nullable String password, IdentitySignUp.@Nullable Identity identity) {
+
+        Form(String correo, String primerNombre, String password) {
+            this(correo, primerNombre, password, null);
+        }
 
         @Override
         public String toString() {
@@ -94,6 +105,15 @@ class Registrations implements Purge, DisposableBean {
         return new Form(UserAccount.normalizeEmail(typed), name, password);
     }
 
+    /** The form of a sign-up with another provider's identity: the address and the name, no password. */
+    static Form check(@Nullable String correo, @Nullable String primerNombre, IdentitySignUp.Identity identity) {
+        String typed = correo == null ? "" : correo.strip();
+        if (!AccountService.isValidEmail(typed)) {
+            throw new InvalidField("correo", "Escribe una dirección de correo válida");
+        }
+        return new Form(UserAccount.normalizeEmail(typed), AccountService.checkName(primerNombre), null, identity);
+    }
+
     /** A field of the form refused. */
     static final class InvalidField extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -111,7 +131,8 @@ class Registrations implements Purge, DisposableBean {
      * @param continueTo the checked authorization request that led here (a local path), or null
      */
     void request(Form form, @Nullable String continueTo) {
-        String hash = accounts.hash(form.password());
+        // a sign-up with another provider's identity has no password: the same hashing work all the same
+        String hash = accounts.hash(form.password() == null ? Secrets.randomUrlSafe(32) : form.password());
         background.execute(() -> {
             try {
                 send(form, hash, continueTo);
@@ -133,10 +154,16 @@ class Registrations implements Purge, DisposableBean {
                 return null;
             }
             boolean exists = accounts.findByEmail(form.correo()).isPresent();
+            var identity = exists ? null : form.identity();
             jdbc.update("insert into pending_registrations (correo, primer_nombre, password_hash, token_digest, "
                     + "continue_to, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?)", form.correo(),
-                    exists ? null : form.primerNombre(), exists ? null : hash, exists ? null : digest,
-                    exists ? null : continueTo, Timestamp.from(now), Timestamp.from(now.plus(LIFETIME)));
+                    exists ? null : form.primerNombre(), exists || identity != null ? null : hash,
+                    exists ? null : digest, exists ? null : continueTo, Timestamp.from(now),
+                    Timestamp.from(now.plus(LIFETIME)));
+            if (identity != null) {
+                jdbc.update("insert into pending_identities (token_digest, provider, subject, expires_at) values (?, ?, ?, ?)",
+                        digest, identity.provider(), identity.subject(), Timestamp.from(now.plus(LIFETIME)));
+            }
             return exists;
         });
         if (taken == null) {
@@ -151,22 +178,27 @@ class Registrations implements Purge, DisposableBean {
         }
     }
 
-    /** A sign-up waiting for its link: the address, and the authorization request that led to it (or null). */
-    record Pending(String correo, @Nullable String continueTo) {
+    /**
+     * A sign-up waiting for its link: the address, the authorization request that led to it (or null), and the
+     * identity of another provider the link will link (D38; or null).
+     */
+    record Pending(String correo, @Nullable String continueTo, @Nullable String provider, @Nullable String subject) {
     }
 
     /** The sign-up a link that still works names (the page shows the button only then). */
     @Transactional(readOnly = true)
     public Optional<Pending> pending(@Nullable String token) {
-        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("continue_to")));
+        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("continue_to"),
+                (String) row.get("provider"), (String) row.get("subject")));
     }
 
     private Optional<Map<String, Object>> find(@Nullable String token) {
         if (token == null || !token.matches("[A-Za-z0-9_-]{43}")) {
             return Optional.empty();
         }
-        List<Map<String, Object>> rows = jdbc.queryForList("select id, correo, primer_nombre, password_hash, continue_to "
-                + "from pending_registrations where token_digest = ? and used_at is null and expires_at > ?",
+        List<Map<String, Object>> rows = jdbc.queryForList("select r.id, r.correo, r.primer_nombre, r.password_hash, r.continue_to, i.provider, i.subject "
+                + "from pending_registrations r left join pending_identities i on i.token_digest = r.token_digest "
+                + "where r.token_digest = ? and r.used_at is null and r.expires_at > ?",
                 Secrets.sha256Hex(token), Timestamp.from(clock.instant()));
         return rows.stream().findFirst();
     }
@@ -195,8 +227,21 @@ class Registrations implements Purge, DisposableBean {
                 Timestamp.from(clock.instant()), id) != 1) {
             return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
         }
-        UserAccount account = accounts.createSignedUp((String) row.get().get("primer_nombre"), correo,
-                (String) row.get().get("password_hash"));
+        String provider = (String) row.get().get("provider");
+        UserAccount account;
+        if (provider == null) {
+            account = accounts.createSignedUp((String) row.get().get("primer_nombre"), correo,
+                    (String) row.get().get("password_hash"));
+        }
+        else {
+            // another provider's identity (D38): the address is proved by this link, the identity by its login
+            account = accounts.createFederated((String) row.get().get("primer_nombre"), correo, true, provider);
+            if (!links.link(account.getId(), provider, (String) row.get().get("subject"))) {
+                // linked to another account meanwhile (a second sign-up's link used first): nothing is created
+                TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
+                return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
+            }
+        }
         return new Confirmation(Outcome.CREATED, account, (String) row.get().get("continue_to"));
     }
 
@@ -209,6 +254,7 @@ class Registrations implements Purge, DisposableBean {
     @Transactional
     @Override
     public int purge(Instant cutoff, Instant now) {
+        jdbc.update("delete from pending_identities where expires_at < ?", Timestamp.from(cutoff));
         return jdbc.update("delete from pending_registrations where expires_at < ?", Timestamp.from(cutoff));
     }
 

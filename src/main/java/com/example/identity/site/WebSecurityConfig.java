@@ -47,7 +47,7 @@ class WebSecurityConfig {
                 // login with another provider (federation/): the start, Spring Security's two steps, the proof
                 // of an account before linking; the end of that proof needs the login it completes
                 .requestMatchers(Endpoints.FEDERATED_START + "*", Endpoints.FEDERATED_AUTHORIZATION_ALL,
-                        Endpoints.FEDERATED_REDIRECT_ALL, Endpoints.FEDERATED_LINK).permitAll()
+                        Endpoints.FEDERATED_REDIRECT_ALL, Endpoints.FEDERATED_LINK, Endpoints.STEAM_RETURN).permitAll()
                 // the login's second step (signin/SecondStepController): the session is not logged in until it ends
                 .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)

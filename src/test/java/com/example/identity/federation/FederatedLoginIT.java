@@ -25,6 +25,7 @@ import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.support.OAuthForms;
+import com.example.identity.support.SoftwarePasskey;
 import com.example.identity.support.WebClient;
 
 import tools.jackson.databind.JsonNode;
@@ -224,6 +225,41 @@ class FederatedLoginIT {
         var later = new WebClient(PORT);
         assertThat(WebClient.location(viaProvider(later, person.browser(), "/login/federado/google", "google"))).isEqualTo("/");
         assertThat(later.get("/cuenta/").body()).contains(person.email());
+    }
+
+    /** §19: a passkey proves the account at /login/vincular too (the login page's passkey login, then its end). */
+    @Test
+    void anAddressThatHasAnAccountIsLinkedAfterAPasskeyOfThatAccount() {
+        ProviderPerson person = atProvider("Paz", true);
+        long mine = accounts.create("Paz", person.email(), "my-password-here-2", Role.USER).getId();
+        var device = new SoftwarePasskey(BASE);
+        var owner = new WebClient(PORT);
+        assertThat(owner.login(person.email(), "my-password-here-2").statusCode()).isEqualTo(302);
+        String ownerCsrf = owner.csrfFrom("/cuenta/seguridad");
+        var creation = postJson(owner, "/webauthn/register/options", null, ownerCsrf);
+        assertThat(postJson(owner, "/webauthn/register", device.register(creation.body(), "Móvil"), ownerCsrf).body())
+                .contains("\"success\":true");
+
+        var browser = new WebClient(PORT);
+        assertThat(WebClient.location(viaProvider(browser, person.browser(), "/login/federado/google", "google")))
+                .isEqualTo("/login/vincular");
+        String page = browser.get("/login/vincular").body();
+        assertThat(page).contains("id=\"passkey-login\"").contains("data-redirect=\"/login/vincular/terminar\"");
+        String csrf = WebClient.csrfOf(page);
+        var options = postJson(browser, "/webauthn/authenticate/options", null, csrf);
+        var loggedIn = postJson(browser, "/login/webauthn?redirect=/login/vincular/terminar",
+                device.authenticate(options.body()), csrf);
+        assertThat(loggedIn.body()).isEqualTo("{\"authenticated\":true,\"redirectUrl\":\"/login/vincular/terminar\"}");
+        HttpResponse<String> done = browser.get("/login/vincular/terminar");
+        assertThat(WebClient.location(done)).isEqualTo("/");
+        assertThat(linkedUser("google", "user:" + person.id())).isEqualTo(mine);
+    }
+
+    static HttpResponse<String> postJson(WebClient web, String path, String json, String csrf) {
+        return web.send(java.net.http.HttpRequest.newBuilder(URI.create(web.base() + path))
+                .header("Content-Type", "application/json").header("X-CSRF-TOKEN", csrf)
+                .POST(json == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
     @Test

@@ -10,6 +10,7 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
 import com.example.identity.federation.FederatedLoginCustomizer;
 import com.example.identity.federation.LinkedIdentities;
+import com.example.identity.federation.SteamSettings;
 import com.example.identity.oauth.logout.ConfirmedLogoutRedirect;
 import com.example.identity.registration.RegistrationSettings;
 import com.example.identity.signin.PasskeyCustomizer;
@@ -51,6 +52,12 @@ public class WebChainSlice {
     @Bean
     LinkedIdentities linkedIdentities() {
         return mock(LinkedIdentities.class);
+    }
+
+    /** For the advices that list the providers' buttons (federation/): Steam off, the default. */
+    @Bean
+    SteamSettings steamSettings() {
+        return new SteamSettings(false, java.net.URI.create("https://steamcommunity.com/openid/login"));
     }
 
     /** For the advice that shows "Crear cuenta" on the login page (registration/SignUpLink): the default. */
