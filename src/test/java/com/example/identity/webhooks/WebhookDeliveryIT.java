@@ -161,4 +161,25 @@ class WebhookDeliveryIT extends WebhookTestBase {
         assertThat(receiver.received.get(expected - 1).data().get("primer_nombre").asString()).isEqualTo(now);
         assertThat(receiver.received).extracting(r -> r.data().get("primer_nombre").asString()).doesNotHaveDuplicates();
     }
+
+    @Test
+    void deletingTheOwnerTakesTheWebhookAndItsDeliveriesWithTheApplications() throws Exception {
+        int port = freePort();
+        receiver = new Receiver(port);
+        App app = newApp(ClientType.SERVER, port, "/propia");
+        assertThat(webhooks.sendTest(new Caller(app.owner(), false), app.clientId())).isTrue();
+        await().atMost(Duration.ofSeconds(15)).until(() -> receiver.at("/propia").size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> jdbc.queryForObject(
+                "select count(*) from webhook_deliveries where client_id = ?", Integer.class, app.clientId()) == 1);
+        // another developer's application is not theirs to test
+        assertThat(webhooks.sendTest(new Caller(newUser(com.example.identity.account.Role.DEVELOPER_API), false),
+                app.clientId())).isFalse();
+
+        assertThat(deletion.delete(app.owner(), new Caller(app.owner(), false))).isEqualTo(AccountDeletion.Outcome.DELETED);
+        assertThat(jdbc.queryForObject("select count(*) from webhook_endpoints where client_id = ?", Integer.class,
+                app.clientId())).isZero();
+        assertThat(jdbc.queryForObject("select count(*) from webhook_deliveries where client_id = ?", Integer.class,
+                app.clientId())).isZero();
+        assertThat(webhooks.sendTest(new Caller(adminId(), true), app.clientId())).isFalse();
+    }
 }
