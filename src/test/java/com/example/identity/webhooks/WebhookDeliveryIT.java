@@ -64,7 +64,8 @@ class WebhookDeliveryIT extends WebhookTestBase {
                     .allMatch(id -> id.matches("msg_[0-9a-f]{32}"));
         }
         assertThat(receiver.at("/ajena")).isEmpty();
-        // every attempt on record for the dashboard
+        // every attempt on record for the dashboard (written once the receiver has answered)
+        await().atMost(Duration.ofSeconds(5)).until(() -> pending(web) == 0 && pending(server) == 0);
         assertThat(webhooks.overview(List.of(web.clientId()), 10).get(web.clientId()).attempts())
                 .extracting(Webhooks.Attempt::eventType, Webhooks.Attempt::outcome, Webhooks.Attempt::httpStatus)
                 .first().isEqualTo(org.assertj.core.groups.Tuple.tuple("usuario.eliminado", "entregado", 204));
