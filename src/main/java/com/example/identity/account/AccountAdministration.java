@@ -153,6 +153,8 @@ public class AccountAdministration {
 
     private void applyEnable(UserAccount u) {
         u.enable(clock.instant());
+        // nothing to end (a disabled account has no session), but caches and webhooks (issue 29) hear of it
+        events.publishEvent(new AccountChanged(u.getId()));
         events.publishEvent(new AuditEvent(AuditEvent.Type.USER_ENABLED, AccountService.describe(u)));
     }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.springframework.http.ResponseEntity;
@@ -21,6 +22,7 @@ import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.client.OAuthClient;
 import com.example.identity.common.ListQuery;
+import com.example.identity.webhooks.Webhooks;
 
 /**
  * The JSON twins of the dashboard's application actions (decisions §11): list, create and revoke
@@ -31,10 +33,12 @@ class ClientManagementController {
 
     private final ClientService clients;
     private final ClientLogoutUris logoutUris;
+    private final Webhooks webhooks;
 
-    ClientManagementController(ClientService clients, ClientLogoutUris logoutUris) {
+    ClientManagementController(ClientService clients, ClientLogoutUris logoutUris, Webhooks webhooks) {
         this.clients = clients;
         this.logoutUris = logoutUris;
+        this.webhooks = webhooks;
     }
 
     @GetMapping(Endpoints.API_LIST_CLIENTS)
@@ -61,14 +65,18 @@ class ClientManagementController {
         ClientType type = typeName == null || typeName.isEmpty() ? ClientType.WEB : ClientType.parse(typeName)
                 .orElseThrow(() -> ApiProblem.badRequest("type inválido: web, nativa, dispositivo o servidor"));
         try {
+            // decisions §21: where the application's webhooks go (optional), checked before anything is made
+            var webhookUrl = webhooks.check(FormFields.single(request, "webhook_url"));
             // decisions §20: where the logout tokens of Back-Channel Logout go (optional)
             var created = clients.register(caller.userId(), name, redirectUri,
                     logoutValues == null ? List.of() : List.of(logoutValues), type,
                     FormFields.single(request, "backchannel_logout_uri"));
+            String webhookSecret = webhookUrl.map(url -> webhooks.register(created.clientId(), url)).orElse(null);
             return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
-                    created.redirectUri(), type.value(), logoutUris.of(created.clientId()))));
+                    created.redirectUri(), type.value(), logoutUris.of(created.clientId()), webhookUrl.orElse(null),
+                    webhookSecret)));
         }
-        catch (ClientService.InvalidRegistrationException e) {
+        catch (ClientService.InvalidRegistrationException | Webhooks.InvalidWebhookUrlException e) {
             throw ApiProblem.badRequest(e.getMessage());
         }
     }
@@ -111,10 +119,15 @@ class ClientManagementController {
     /**
      * The documented fields, then {@code type} and {@code post_logout_redirect_uris} (as registered: repeats
      * once, in the order of the addresses); a native application's {@code client_secret} is null (it has none).
+     * With a {@code webhook_url} (decisions §21), it and the webhook's {@code webhook_secret} ({@code whsec_...},
+     * shown this once) follow; without one, neither field is there.
      */
-    @JsonPropertyOrder({ "client_id", "client_secret", "name", "redirect_uri", "type", "post_logout_redirect_uris" })
+    @JsonPropertyOrder({ "client_id", "client_secret", "name", "redirect_uri", "type", "post_logout_redirect_uris",
+            "webhook_url", "webhook_secret" })
     record CreatedClient(@JsonProperty("client_id") String clientId, @JsonProperty("client_secret") String clientSecret,
             String name, @JsonProperty("redirect_uri") String redirectUri, String type,
-            @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris) {
+            @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris,
+            @JsonProperty("webhook_url") @JsonInclude(JsonInclude.Include.NON_NULL) String webhookUrl,
+            @JsonProperty("webhook_secret") @JsonInclude(JsonInclude.Include.NON_NULL) String webhookSecret) {
     }
 }

@@ -27,6 +27,13 @@ public final class Secrets {
         return HEX.formatHex(b);
     }
 
+    /** {@code bytes} random bytes (a webhook's signing key, issue 29). */
+    public static byte[] randomBytes(int bytes) {
+        byte[] b = new byte[bytes];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
     /** {@code bytes} random bytes as URL-safe Base64 without padding (4 characters per 3 bytes). */
     public static String randomUrlSafe(int bytes) {
         byte[] b = new byte[bytes];

@@ -23,6 +23,7 @@ import com.example.identity.client.ClientType;
 import com.example.identity.common.Names;
 import com.example.identity.token.ApiTokenService;
 import com.example.identity.token.TokenScope;
+import com.example.identity.webhooks.Webhooks;
 
 /**
  * {@code /dashboard/developer.php}: a developer's API tokens and OAuth applications, and what is needed
@@ -42,10 +43,12 @@ class DeveloperDashboardController {
     private final IdentityProperties properties;
     private final Clock clock;
     private final ClientLogoutUris logoutUris;
+    private final Webhooks webhooks;
 
     DeveloperDashboardController(ApiTokenService tokens, ClientService clients, IdentityProperties properties,
-            Clock clock, ClientLogoutUris logoutUris) {
+            Clock clock, ClientLogoutUris logoutUris, Webhooks webhooks) {
         this.logoutUris = logoutUris;
+        this.webhooks = webhooks;
         this.tokens = tokens;
         this.clients = clients;
         this.properties = properties;
@@ -60,6 +63,12 @@ class DeveloperDashboardController {
                 .map(t -> Views.TokenRow.of(t, now, user.correo())).toList());
         var rows = Views.ClientRow.of(clients.listForOwner(user.id()), c -> user.correo(), logoutUris);
         model.addAttribute("clients", rows);
+        // each application's webhook (decisions §21) and its last deliveries
+        var webhookRows = Views.WebhookRow.of(rows, webhooks.overview(
+                rows.stream().map(Views.ClientRow::clientId).toList(), Views.WebhookRow.SHOWN));
+        model.addAttribute("webhooks", webhookRows);
+        model.addAttribute("webhookClientIds", webhookRows.stream().map(Views.WebhookRow::clientId)
+                .collect(java.util.stream.Collectors.toSet()));
         // the integration help is written by the template from these: the web site's (endpoints, Spring Boot,
         // Node and Python examples) with the first active web application, never a public one, which has no
         // secret to configure; and a launcher's, a console's or a game server's for each active application of
@@ -104,7 +113,8 @@ class DeveloperDashboardController {
             @RequestParam(name = "redirect_uri", required = false) String redirectUri,
             @RequestParam(name = "post_logout_redirect_uris", required = false) String logoutUris,
             @RequestParam(required = false) String type,
-            @RequestParam(name = "backchannel_logout_uri", required = false) String backChannelLogoutUri, Model model,
+            @RequestParam(name = "backchannel_logout_uri", required = false) String backChannelLogoutUri,
+            @RequestParam(name = "webhook_url", required = false) String webhookUrl, Model model,
             RedirectAttributes redirect) {
         try {
             // one address per line (decisions §12.7); blank lines ignored
@@ -112,9 +122,12 @@ class DeveloperDashboardController {
                     : logoutUris.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
             ClientType clientType = type == null || type.isEmpty() ? ClientType.WEB : ClientType.parse(type)
                     .orElseThrow(() -> new ClientService.InvalidRegistrationException("type", "Tipo inválido: web, nativa, dispositivo o servidor"));
-            model.addAttribute("newClient", clients.register(user.id(), name, redirectUri, logout, clientType,
-                    backChannelLogoutUri));
+            Optional<String> webhook = checkedWebhookUrl(webhookUrl);
+            var created = clients.register(user.id(), name, redirectUri, logout, clientType, backChannelLogoutUri);
+            model.addAttribute("newClient", created);
             model.addAttribute("newClientType", clientType.value());
+            // the webhook's secret, as the client's, only in this answer
+            webhook.ifPresent(url -> model.addAttribute("newWebhookSecret", webhooks.register(created.clientId(), url)));
             return dashboard(user, model);
         }
         catch (ClientService.InvalidRegistrationException e) {
@@ -123,9 +136,29 @@ class DeveloperDashboardController {
                     "redirect_uri", redirectUri == null ? "" : redirectUri,
                     "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris,
                     "type", type == null ? "web" : type,
-                    "backchannel_logout_uri", backChannelLogoutUri == null ? "" : backChannelLogoutUri));
+                    "backchannel_logout_uri", backChannelLogoutUri == null ? "" : backChannelLogoutUri,
+                    "webhook_url", webhookUrl == null ? "" : webhookUrl));
             return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#clients";
         }
+    }
+
+    private Optional<String> checkedWebhookUrl(String webhookUrl) {
+        try {
+            return webhooks.check(webhookUrl);
+        }
+        catch (Webhooks.InvalidWebhookUrlException e) {
+            throw new ClientService.InvalidRegistrationException("webhook_url", e.getMessage());
+        }
+    }
+
+    /** Enqueues a test event ({@code webhook.prueba}) for one of the developer's applications with a webhook. */
+    @PostMapping("/dashboard/clients/webhook-test")
+    String sendTestEvent(@AuthenticationPrincipal AccountPrincipal user, @RequestParam("client_id") String clientId,
+            RedirectAttributes redirect) {
+        boolean sent = webhooks.sendTest(Caller.of(user), clientId);
+        redirect.addFlashAttribute("notice", sent ? "Evento de prueba en camino: mira sus envíos en unos segundos."
+                : "Esa aplicación no tiene webhook.");
+        return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#webhooks";
     }
 
     @PostMapping("/dashboard/clients/rotate")

@@ -56,4 +56,30 @@ final class Views {
             return clients.stream().map(c -> of(c, owner.apply(c), logout.get(c.getClientId()))).toList();
         }
     }
+
+    /** An application's webhook: its address and its last {@link #SHOWN} attempts, newest first. */
+    record WebhookRow(String clientId, String name, boolean active, String url, List<DeliveryRow> deliveries) {
+
+        static final int SHOWN = 10;
+
+        static List<WebhookRow> of(List<ClientRow> clients, Map<String, com.example.identity.webhooks.Webhooks.Overview> found) {
+            return clients.stream().filter(c -> found.containsKey(c.clientId())).map(c -> {
+                var overview = found.get(c.clientId());
+                return new WebhookRow(c.clientId(), c.name(), c.active(), overview.url(),
+                        overview.attempts().stream().map(DeliveryRow::of).toList());
+            }).toList();
+        }
+    }
+
+    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .withZone(ZoneOffset.UTC);
+
+    /** One attempt: {@code status} is the HTTP status, or "—" when there was no answer; {@code when} to the second. */
+    record DeliveryRow(String eventType, String webhookId, int attempt, String outcome, String status, String when) {
+
+        static DeliveryRow of(com.example.identity.webhooks.Webhooks.Attempt attempt) {
+            return new DeliveryRow(attempt.eventType(), attempt.webhookId(), attempt.attempt(), attempt.outcome(),
+                    attempt.httpStatus() == null ? "—" : attempt.httpStatus().toString(), SECONDS.format(attempt.at()));
+        }
+    }
 }

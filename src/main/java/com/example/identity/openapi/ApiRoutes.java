@@ -65,9 +65,12 @@ final class ApiRoutes {
                         field("redirect_uri", "URI de redirección exacta (https; http solo en loopback); nativa: loopback o "
                                 + "esquema privado; dispositivo y servidor: ninguna"),
                         field("type", "web (por defecto), nativa, dispositivo o servidor"),
-                        field("post_logout_redirect_uri", "Repetible: direcciones a las que puede volver un cierre de sesión"))),
+                        field("post_logout_redirect_uri", "Repetible: direcciones a las que puede volver un cierre de sesión"),
+                        field("webhook_url", "Webhook (https): usuario.actualizado, usuario.desactivado y usuario.eliminado "
+                                + "firmados según Standard Webhooks; la respuesta trae client.webhook_secret (whsec_...) "
+                                + "una sola vez"))),
                 "400", "Falta el parámetro name", "type inválido: web, nativa, dispositivo o servidor",
-                "Una aplicación de tipo dispositivo no tiene redirect_uri");
+                "Una aplicación de tipo dispositivo no tiene redirect_uri", "webhook_url inválido: usa https");
         errors(post(api, "/api/clients/revoke.php", "Revoca una aplicación y sus tokens",
                 List.of(required("client_id", "client_id de la aplicación"))), "400", "Falta el parámetro client_id");
         errors(api.getPaths().get("/api/clients/revoke.php").getPost(), "404", "Aplicación no encontrada");

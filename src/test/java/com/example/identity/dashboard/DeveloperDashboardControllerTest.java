@@ -64,6 +64,8 @@ class DeveloperDashboardControllerTest {
     Clock clock;
     @MockitoBean
     ClientLogoutUris logoutUris;
+    @MockitoBean
+    com.example.identity.webhooks.Webhooks webhooks; // an empty overview: no webhook
 
     @Test
     void aDeveloperSeesTheirDashboard() throws Exception {
@@ -167,7 +169,7 @@ class DeveloperDashboardControllerTest {
             .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
             .andExpect(flash().attribute("clientErrors", Map.of("type", "Tipo inválido: web, nativa, dispositivo o servidor")))
             .andExpect(flash().attribute("clientForm", Map.of("name", "Tienda", "redirect_uri", "https://tienda.example.com/cb",
-                    "post_logout_redirect_uris", "", "type", "consola", "backchannel_logout_uri", "")));
+                    "post_logout_redirect_uris", "", "type", "consola", "backchannel_logout_uri", "", "webhook_url", "")));
         verify(clients, never()).register(anyLong(), any(), any(), any(), any(), any());
     }
 
