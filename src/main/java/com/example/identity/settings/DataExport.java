@@ -74,9 +74,11 @@ class DataExport {
         out.put("tokens_api", rows("select id, name as nombre, prefix as prefijo, kind as tipo, personal_scope as alcance, "
                 + "client_id, scopes, created_at, expires_at, last_used_at, revoked_at from api_tokens where user_id = ? "
                 + "order by id", userId));
-        List<Map<String, Object>> applications = rows("select client_id, name as nombre, redirect_uri, client_type as tipo, "
-                + "first_party as primera_parte, created_at, secret_rotated_at, revoked_at from oauth_clients "
-                + "where owner_id = ? order by id", userId);
+        // the webhook's address, never its secret
+        List<Map<String, Object>> applications = rows("select c.client_id, c.name as nombre, c.redirect_uri, "
+                + "c.client_type as tipo, c.first_party as primera_parte, w.url as webhook_url, c.created_at, "
+                + "c.secret_rotated_at, c.revoked_at from oauth_clients c "
+                + "left join webhook_endpoints w on w.client_id = c.client_id where c.owner_id = ? order by c.id", userId);
         for (Map<String, Object> application : applications) {
             application.put("post_logout_redirect_uris", jdbc.queryForList("select uri from oauth_client_logout_uris "
                     + "where client_id = ? order by uri", String.class, application.get("client_id")));

@@ -118,6 +118,7 @@ class DataExportIT {
         assertThat(data.get("tokens_api").get(0).get("prefijo").asString()).isEqualTo(token.substring(0, 8));
         assertThat(data.get("aplicaciones").get(0).get("client_id").asString()).isEqualTo(app.clientId());
         assertThat(data.get("aplicaciones").get(0).get("redirect_uri").asString()).isEqualTo("https://mi.example/cb");
+        assertThat(data.get("aplicaciones").get(0).has("webhook_url")).as("the webhook's address, if any").isTrue();
         assertThat(data.get("segundo_factor").get("totp").has("created_at")).isTrue();
         assertThat(data.get("segundo_factor").get("codigos_de_recuperacion").size()).isEqualTo(10);
         assertThat(data.get("sesiones").size()).isEqualTo(1);
