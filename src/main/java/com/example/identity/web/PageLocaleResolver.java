@@ -34,7 +34,8 @@ final class PageLocaleResolver extends CookieLocaleResolver {
         if (session != null && session.getAttribute(UI_LOCALE) instanceof String asked) {
             return Locale.forLanguageTag(asked);
         }
-        return Languages.supportedOrNull(super.resolveLocale(request)) instanceof Locale l ? l : Languages.DEFAULT;
+        Locale chosen = Languages.supportedOrNull(super.resolveLocale(request));
+        return chosen == null ? Languages.DEFAULT : chosen;
     }
 
     /** The switch: the cookie remembers it, and it outranks the authorization request's wish from now on. */
