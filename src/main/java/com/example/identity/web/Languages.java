@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.i18n.LocaleContextHolder;
@@ -26,11 +27,18 @@ import org.springframework.web.util.UriComponentsBuilder;
  * Texts live in {@code messages.properties} (Spanish) and {@code messages_<lang>.properties} (Spring Boot's
  * {@code MessageSource}, {@code spring.messages.*}); the language of a request is {@link PageLocaleResolver}'s;
  * {@code ?lang=} on any page switches it ({@link LocaleChangeInterceptor}); every page's model gets
- * {@code languageSwitch}, the address of the same page in the other language. The JSON answers of {@code /api/}
+ * {@code languageSwitch}, the address of the same page in the other language; the notices and errors that
+ * controllers put in the model are shown in the page's language ({@link PageMessages}). The JSON answers of {@code /api/}
  * and {@code /oauth/} never read the language: their texts are constants, not messages.
  */
 @Configuration(proxyBeanMethods = false)
 public class Languages implements WebMvcConfigurer {
+
+    private final MessageSource messages;
+
+    Languages(MessageSource messages) {
+        this.messages = messages;
+    }
 
     /** The pages' languages, the default first; discovery's {@code ui_locales_supported} says the same. */
     public static final List<Locale> SUPPORTED = List.of(Locale.forLanguageTag("es"), Locale.ENGLISH);
@@ -72,6 +80,7 @@ public class Languages implements WebMvcConfigurer {
         change.setIgnoreInvalidLocale(true);
         registry.addInterceptor(change);
         registry.addInterceptor(new SwitchLink());
+        registry.addInterceptor(new PageMessages(messages));
     }
 
     /** Adds {@code languageSwitch} to every page's model: this address with {@code lang} set to the other language. */
