@@ -52,8 +52,14 @@ public class Languages implements WebMvcConfigurer {
         return SUPPORTED.stream().filter(l -> l.getLanguage().equals(locale.getLanguage())).findFirst().orElse(null);
     }
 
-    /** The language of the request being served, or of the thread's work (a mail sent from a request). */
+    /**
+     * The language of the request this thread serves (a mail sent while answering it included); Spanish on a
+     * thread that serves none, where {@link LocaleContextHolder} would answer with the server's own locale.
+     */
     public static Locale current() {
+        if (LocaleContextHolder.getLocaleContext() == null) {
+            return DEFAULT;
+        }
         Locale l = supportedOrNull(LocaleContextHolder.getLocale());
         return l == null ? DEFAULT : l;
     }
