@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 
+import org.springframework.context.i18n.LocaleContext;
 import org.springframework.web.servlet.i18n.CookieLocaleResolver;
 
 /**
@@ -36,6 +37,13 @@ final class PageLocaleResolver extends CookieLocaleResolver {
         }
         Locale chosen = Languages.supportedOrNull(super.resolveLocale(request));
         return chosen == null ? Languages.DEFAULT : chosen;
+    }
+
+    /** What the DispatcherServlet asks for (and puts in LocaleContextHolder): the same language, in this order. */
+    @Override
+    public LocaleContext resolveLocaleContext(HttpServletRequest request) {
+        Locale locale = resolveLocale(request);
+        return () -> locale;
     }
 
     /** The switch: the cookie remembers it, and it outranks the authorization request's wish from now on. */
