@@ -12,8 +12,9 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.i18n.LocaleContextHolder;
 import org.springframework.session.web.http.SessionRepositoryFilter;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.LocaleResolver;
 import org.springframework.web.servlet.ModelAndView;
@@ -52,22 +53,25 @@ public class Languages implements WebMvcConfigurer {
         return SUPPORTED.stream().filter(l -> l.getLanguage().equals(locale.getLanguage())).findFirst().orElse(null);
     }
 
+    private static final PageLocaleResolver RESOLVER = new PageLocaleResolver();
+
     /**
-     * The language of the request this thread serves (a mail sent while answering it included); Spanish on a
-     * thread that serves none, where {@link LocaleContextHolder} would answer with the server's own locale.
+     * The language of the request this thread serves, as the pages have it (a mail sent while answering it
+     * included, also from a filter before the DispatcherServlet, such as the passkey registration's, where
+     * {@link org.springframework.context.i18n.LocaleContextHolder} holds only the container's idea); Spanish on a
+     * thread that serves no request.
      */
     public static Locale current() {
-        if (LocaleContextHolder.getLocaleContext() == null) {
-            return DEFAULT;
+        if (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes request) {
+            return RESOLVER.resolveLocale(request.getRequest());
         }
-        Locale l = supportedOrNull(LocaleContextHolder.getLocale());
-        return l == null ? DEFAULT : l;
+        return DEFAULT;
     }
 
     /** Named {@code localeResolver}: the DispatcherServlet's and Spring Boot's name for it. */
     @Bean
     LocaleResolver localeResolver() {
-        return new PageLocaleResolver();
+        return RESOLVER;
     }
 
     @Bean
