@@ -107,7 +107,7 @@ public class Languages implements WebMvcConfigurer {
     }
 
     /** The current page (path and query) with {@code lang} naming the language other than {@code current}. */
-    static String switchLink(HttpServletRequest request, Locale current) {
+    public static String switchLink(HttpServletRequest request, Locale current) {
         String other = current.getLanguage().equals("en") ? "es" : "en";
         Object forwarded = request.getAttribute(jakarta.servlet.RequestDispatcher.ERROR_REQUEST_URI);
         String path = forwarded instanceof String uri ? uri : request.getRequestURI();

@@ -63,4 +63,17 @@ class UiLocalesIT extends OAuthTestBase {
         HttpResponse<String> toLogin = browser.get(authorizeUrl(client, "openid", Map.of("state", "s", "ui_locales", "fr de")));
         assertThat(browser.get(localPart(WebClient.location(toLogin))).body()).contains("<h1>Iniciar sesión</h1>");
     }
+
+    /** The authorization endpoint's own error page follows the language too; the error it quotes does not. */
+    @Test
+    void theAuthorizationErrorPageIsInThePagesLanguage() {
+        HttpResponse<String> english = new WebClient(ISSUER).get("/oauth/authorize.php?response_type=code&client_id=nadie",
+                "Accept-Language", "en");
+        HttpResponse<String> spanish = new WebClient(ISSUER).get("/oauth/authorize.php?response_type=code&client_id=nadie");
+        assertThat(english.statusCode()).isEqualTo(400);
+        String code = spanish.body().replaceAll("(?s).*<code id=\"oauth-error\">([^<]*)</code>.*", "$1");
+        assertThat(spanish.body()).contains("<h1>Solicitud de autorización no válida</h1>");
+        assertThat(english.body()).contains("<html lang=\"en\">").contains("<h1>Invalid authorization request</h1>")
+                .contains("<code id=\"oauth-error\">" + code + "</code>").contains(">Español</a>");
+    }
 }

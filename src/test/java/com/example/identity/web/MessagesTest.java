@@ -96,4 +96,20 @@ class MessagesTest {
                 Locale.ENGLISH)).isEqualTo("Too many wrong codes. Try again in 1 minute.");
         assertThat(pages.translate("Un nombre cualquiera", Locale.ENGLISH)).isEqualTo("Un nombre cualquiera");
     }
+
+    /** Every error page's words (web/ErrorPages, which the JSON errors share) have their English. */
+    @Test
+    void everyErrorPageMessageIsTranslated() throws IOException {
+        StaticMessageSource source = new StaticMessageSource();
+        Properties english = load("messages_en.properties");
+        english.stringPropertyNames().forEach(k -> source.addMessage(k, Locale.ENGLISH, english.getProperty(k)));
+        PageMessages pages = new PageMessages(source);
+        for (org.springframework.http.HttpStatus status : org.springframework.http.HttpStatus.values()) {
+            if (status.is4xxClientError() || status.is5xxServerError()) {
+                String spanish = ErrorPages.message(status);
+                assertThat(pages.translate(spanish, Locale.ENGLISH)).as(spanish).isNotEqualTo(spanish);
+            }
+        }
+        assertThat(pages.translate(ErrorPages.BUSY, Locale.ENGLISH)).isNotEqualTo(ErrorPages.BUSY);
+    }
 }
