@@ -68,6 +68,14 @@ public class Languages implements WebMvcConfigurer {
         return DEFAULT;
     }
 
+    /**
+     * The language of {@code request}, as the pages have it, for what answers before the DispatcherServlet (the
+     * outage page of ops/DatabaseOutageFilter, which runs before Spring Session: no session is read there).
+     */
+    public static Locale of(HttpServletRequest request) {
+        return RESOLVER.resolveLocale(request);
+    }
+
     /** Named {@code localeResolver}: the DispatcherServlet's and Spring Boot's name for it. */
     @Bean
     LocaleResolver localeResolver() {
