@@ -35,15 +35,18 @@ import org.springframework.web.util.UriComponentsBuilder;
 @Configuration(proxyBeanMethods = false)
 public class Languages implements WebMvcConfigurer {
 
+    /** The pages' languages, the default first; discovery's {@code ui_locales_supported} says the same. */
+    public static final List<Locale> SUPPORTED = List.of(Locale.forLanguageTag("es"), Locale.ENGLISH);
+    static final Locale DEFAULT = SUPPORTED.get(0);
+
+    /** Stateless; the {@code localeResolver} bean and the static look-ups below share it. */
+    private static final PageLocaleResolver RESOLVER = new PageLocaleResolver();
+
     private final MessageSource messages;
 
     Languages(MessageSource messages) {
         this.messages = messages;
     }
-
-    /** The pages' languages, the default first; discovery's {@code ui_locales_supported} says the same. */
-    public static final List<Locale> SUPPORTED = List.of(Locale.forLanguageTag("es"), Locale.ENGLISH);
-    static final Locale DEFAULT = SUPPORTED.get(0);
 
     /** {@code locale}'s language when the pages speak it, else null. */
     static Locale supportedOrNull(Locale locale) {
@@ -52,8 +55,6 @@ public class Languages implements WebMvcConfigurer {
         }
         return SUPPORTED.stream().filter(l -> l.getLanguage().equals(locale.getLanguage())).findFirst().orElse(null);
     }
-
-    private static final PageLocaleResolver RESOLVER = new PageLocaleResolver();
 
     /**
      * The language of the request this thread serves, as the pages have it (a mail sent while answering it
@@ -107,8 +108,8 @@ public class Languages implements WebMvcConfigurer {
         @Override
         public void postHandle(HttpServletRequest request, HttpServletResponse response, Object handler,
                 ModelAndView page) {
-            if (page == null || (page.getViewName() != null && page.getViewName().startsWith("redirect:"))) {
-                return;
+            if (page == null || page.getViewName() == null || page.getViewName().startsWith("redirect:")) {
+                return; // no page: a redirect, or a View of its own (web/ErrorPages' JSON)
             }
             page.addObject("languageSwitch", switchLink(request, current()));
         }
