@@ -30,7 +30,8 @@ document.addEventListener('DOMContentLoaded', function () {
       var source = document.querySelector(button.getAttribute('data-copy'));
       if (!source) { return; }
       var text = source.textContent.trim();
-      var done = function () { button.textContent = 'Copiado'; };
+      // the word in the page's language: the layout's <body data-copied> (messages common.copied)
+      var done = function () { button.textContent = document.body.getAttribute('data-copied') || 'Copiado'; };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(text).then(done);
       } else {

@@ -27,12 +27,13 @@ class AuditController {
     String audit(@RequestParam(name = "pagina", defaultValue = "1") int page, Model model) {
         var result = trail.page(Math.max(1, page) - 1);
         model.addAttribute("rows", result.getContent().stream().map(r -> new Row(WHEN.format(r.getOccurredAt()),
-                r.getEvent().label(), r.getActor(), r.getAddress(), r.getSubject())).toList());
+                r.getEvent().label(), r.getEvent().name(), r.getActor(), r.getAddress(), r.getSubject())).toList());
         model.addAttribute("page", result.getNumber() + 1);
         model.addAttribute("pages", Math.max(1, result.getTotalPages()));
         return "dashboard/admin-audit";
     }
 
-    record Row(String when, String event, String actor, String address, String subject) {
+    /** {@code event} is the Spanish label, {@code type} the enum's name: the page shows message {@code audit.<type>}. */
+    record Row(String when, String event, String type, String actor, String address, String subject) {
     }
 }

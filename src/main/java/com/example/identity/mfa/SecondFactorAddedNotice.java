@@ -6,14 +6,18 @@ import java.time.format.DateTimeFormatter;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
-import org.springframework.web.util.HtmlUtils;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.SecondFactorAdded;
+import com.example.identity.mail.Letter;
 import com.example.identity.mail.Mailer;
 import com.example.identity.session.OpenSessions;
+import com.example.identity.web.Languages;
+
+import static com.example.identity.mail.Letter.sentence;
 
 /**
  * What follows a new second factor on an account, wherever it was added ({@link SecondFactorAdded}): every
@@ -28,17 +32,19 @@ class SecondFactorAddedNotice {
     private static final Logger log = LoggerFactory.getLogger(SecondFactorAddedNotice.class);
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
-    static final String SUBJECT = "Se ha añadido un segundo factor a tu cuenta";
 
     private final OpenSessions sessions;
     private final AccountService accounts;
     private final Mailer mailer;
+    private final MessageSource messages;
     private final Clock clock;
 
-    SecondFactorAddedNotice(OpenSessions sessions, AccountService accounts, Mailer mailer, Clock clock) {
+    SecondFactorAddedNotice(OpenSessions sessions, AccountService accounts, Mailer mailer, MessageSource messages,
+            Clock clock) {
         this.sessions = sessions;
         this.accounts = accounts;
         this.mailer = mailer;
+        this.messages = messages;
         this.clock = clock;
     }
 
@@ -47,20 +53,15 @@ class SecondFactorAddedNotice {
         sessions.endOthers(event.correo(), event.keepSessionId());
         String name = accounts.findById(event.userId()).map(u -> u.getPrimerNombre()).orElse("");
         String when = WHEN.format(clock.instant());
-        String from = event.address() == null ? "una dirección desconocida" : event.address();
-        String what = event.factor().description();
         try {
-            mailer.send(event.correo(), SUBJECT,
-                    "Hola, " + name + ":\n\nSe ha añadido " + what + " a tu cuenta " + event.correo() + " el " + when
-                            + " desde " + from + ". Las demás sesiones de tu cuenta se han cerrado.\n\nSi no has sido tú, "
-                            + "cambia tu contraseña ahora y revisa los factores de tu cuenta en \"Tu cuenta\" > "
-                            + "\"Seguridad\", o contacta con un administrador.\n\nServicio de identidad\n",
-                    "<!DOCTYPE html><html lang=\"es\"><body><p>Hola, " + HtmlUtils.htmlEscape(name) + ":</p><p>Se ha "
-                            + "añadido " + what + " a tu cuenta " + HtmlUtils.htmlEscape(event.correo()) + " el " + when
-                            + " desde " + HtmlUtils.htmlEscape(from) + ". Las demás sesiones de tu cuenta se han "
-                            + "cerrado.</p><p>Si no has sido tú, cambia tu contraseña ahora y revisa los factores de tu "
-                            + "cuenta en «Tu cuenta» &gt; «Seguridad», o contacta con un administrador.</p>"
-                            + "<p>Servicio de identidad</p></body></html>");
+            // the request that added the factor is still this thread's: its language
+            Letter letter = new Letter(messages, Languages.current());
+            String from = event.address() == null ? letter.words("mail.second-factor.unknown-address") : event.address();
+            String what = letter.words("mail.second-factor." + event.factor().name());
+            letter.paragraph(sentence("mail.hello", name))
+                    .paragraph(sentence("mail.second-factor.added", what, event.correo(), when, from))
+                    .paragraph(sentence("mail.second-factor.not-you"));
+            mailer.send(event.correo(), letter.words("mail.second-factor.subject"), letter.text(), letter.html());
         }
         catch (RuntimeException e) {
             // the factor stands and the other sessions ended; the notice is what failed

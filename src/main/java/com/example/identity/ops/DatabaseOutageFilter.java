@@ -19,6 +19,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import com.example.identity.Endpoints;
 import com.example.identity.common.JsonContent;
 import com.example.identity.web.RequestId;
+import com.example.identity.web.Languages;
 import com.example.identity.web.RestrictiveHeaders;
 
 /**
@@ -56,6 +57,17 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
             <p><a href="/">Volver al inicio</a></p></main></body>
             </html>
             """).getBytes(StandardCharsets.UTF_8);
+    /** The same page in English (decisions §22): fixed bytes too, as nothing may read the database here. */
+    private static final byte[] PAGE_EN = ("""
+            <!DOCTYPE html>
+            <html lang="en">
+            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Service unavailable</title><link rel="stylesheet" href="/css/app.css"></head>
+            <body><main class="container"><h1>Service unavailable</h1>
+            <p id="error-message">The service cannot handle the request right now. Try again in a few seconds.</p>
+            <p><a href="/">Back to the home page</a></p></main></body>
+            </html>
+            """).getBytes(StandardCharsets.UTF_8);
     private static final String PAGE_POLICY =
             "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -70,7 +82,7 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String path = request.getRequestURI();
         if (database.isDown() && !goesOnDuringOutage(path)) {
-            unavailable(path, response);
+            unavailable(path, request, response);
             return;
         }
         try {
@@ -113,7 +125,7 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
             log.warn("Request met a database outage; answered 503 (request id {})", RequestId.of(request));
         }
         response.reset();
-        unavailable(request.getRequestURI(), response);
+        unavailable(request.getRequestURI(), request, response);
     }
 
     static boolean goesOnDuringOutage(String path) {
@@ -133,7 +145,7 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
     }
 
     /** The endpoint's own shape: JSON under {@code /api/} and for the JSON endpoints of /oauth/, a page elsewhere. */
-    static void unavailable(String path, HttpServletResponse response) throws IOException {
+    static void unavailable(String path, HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
@@ -154,7 +166,7 @@ class DatabaseOutageFilter extends OncePerRequestFilter {
         else {
             response.setContentType("text/html;charset=UTF-8");
             response.setHeader("Content-Security-Policy", PAGE_POLICY);
-            body = PAGE;
+            body = "en".equals(Languages.of(request).getLanguage()) ? PAGE_EN : PAGE;
         }
         response.setContentLength(body.length);
         response.getOutputStream().write(body);

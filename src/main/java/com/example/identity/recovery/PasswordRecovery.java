@@ -3,6 +3,7 @@ package com.example.identity.recovery;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -25,6 +26,7 @@ import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.web.Languages;
 
 /**
  * Password recovery by e-mail (decisions §17). {@link #request} answers at once, whatever the address:
@@ -86,11 +88,15 @@ public class PasswordRecovery implements DisposableBean, Purge {
         this.clock = clock;
     }
 
-    /** Someone asked for a link for {@code correo}: handled in the background; returns at once. */
+    /**
+     * Someone asked for a link for {@code correo}: handled in the background; returns at once. The mail is in the
+     * language of this request, read here: the background thread serves none.
+     */
     public void request(String correo) {
+        Locale language = Languages.current();
         background.execute(() -> {
             try {
-                send(correo);
+                send(correo, language);
             }
             catch (RuntimeException e) {
                 log.warn("Password recovery: no link sent ({})", e.getMessage());
@@ -98,7 +104,7 @@ public class PasswordRecovery implements DisposableBean, Purge {
         });
     }
 
-    private void send(String correo) {
+    private void send(String correo, Locale language) {
         Optional<UserAccount> account = accounts.findByEmail(correo).filter(UserAccount::isEnabled);
         if (account.isEmpty()) {
             return;
@@ -123,7 +129,7 @@ public class PasswordRecovery implements DisposableBean, Purge {
                     PER_ACCOUNT_PER_HOUR);
             return;
         }
-        mail.send(user, token);
+        mail.send(user, token, language);
     }
 
     /** Whether {@code token} is a link that still works (the page shows the form only then). */

@@ -1,69 +1,56 @@
 package com.example.identity.registration;
 
+import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Component;
-import org.springframework.web.util.HtmlUtils;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
+import com.example.identity.mail.Letter;
 import com.example.identity.mail.Mailer;
+import com.example.identity.web.Languages;
+
+import static com.example.identity.mail.Letter.sentence;
 
 /**
  * The two mails of a sign-up (decisions §18), in text and HTML: the confirmation link to a new address, and
  * to an address that already has an account, the notice that someone tried to sign up with it, with the links
- * to log in and to recover the password.
+ * to log in and to recover the password; in the language of the request that asked for it.
  */
 @Component
 class RegistrationMails {
 
-    static final String LINK_SUBJECT = "Confirma tu cuenta";
-    static final String TAKEN_SUBJECT = "Alguien ha intentado crear una cuenta con tu correo";
-
     private final Mailer mailer;
+    private final MessageSource messages;
     private final String issuer;
 
-    RegistrationMails(Mailer mailer, IdentityProperties properties) {
+    RegistrationMails(Mailer mailer, MessageSource messages, IdentityProperties properties) {
         this.mailer = mailer;
+        this.messages = messages;
         this.issuer = properties.issuerUrl();
     }
 
-    /** The single-use link that creates the account of {@code correo}. */
+    /** The single-use link that creates the account of {@code correo}, in the request's language. */
     void sendLink(String correo, String primerNombre, String token) {
         String link = UriComponentsBuilder.fromUriString(issuer + Endpoints.REGISTRATION_CONFIRM)
                 .queryParam("token", token).build().toUriString();
-        String text = "Hola, " + primerNombre + ":\n\n"
-                + "Para terminar de crear tu cuenta " + correo + ", abre este enlace en las próximas 24 horas:\n\n"
-                + link + "\n\n"
-                + "El enlace sirve una sola vez. Si no has sido tú, ignora este mensaje: no se creará ninguna cuenta.\n\n"
-                + "Servicio de identidad\n";
-        String html = "<!DOCTYPE html><html lang=\"es\"><body style=\"font-family: sans-serif\">"
-                + "<p>Hola, " + HtmlUtils.htmlEscape(primerNombre) + ":</p>"
-                + "<p>Para terminar de crear tu cuenta " + HtmlUtils.htmlEscape(correo)
-                + ", abre este enlace en las próximas 24 horas:</p>"
-                + "<p><a href=\"" + HtmlUtils.htmlEscape(link) + "\">Confirmar mi cuenta</a></p>"
-                + "<p>El enlace sirve una sola vez. Si no has sido tú, ignora este mensaje: no se creará ninguna "
-                + "cuenta.</p><p>Servicio de identidad</p></body></html>";
-        mailer.send(correo, LINK_SUBJECT, text, html);
+        Letter letter = new Letter(messages, Languages.current())
+                .paragraph(sentence("mail.hello", primerNombre))
+                .paragraph(sentence("mail.signup.open", correo))
+                .link(link, "mail.signup.link")
+                .paragraph(sentence("mail.signup.ignore"));
+        mailer.send(correo, letter.words("mail.signup.subject"), letter.text(), letter.html());
     }
 
     /** Someone tried to sign up with {@code correo}, which already has an account. */
     void sendTaken(String correo) {
-        String login = issuer + Endpoints.LOGIN;
-        String recover = issuer + Endpoints.RECOVERY_REQUEST;
-        String text = "Hola:\n\n"
-                + "Alguien (quizá tú) ha intentado crear una cuenta con la dirección " + correo
-                + ", pero ya tienes una.\n\n"
-                + "Para entrar: " + login + "\n"
-                + "Si no recuerdas la contraseña: " + recover + "\n\n"
-                + "Si no has sido tú, ignora este mensaje: tu cuenta no ha cambiado.\n\n"
-                + "Servicio de identidad\n";
-        String html = "<!DOCTYPE html><html lang=\"es\"><body style=\"font-family: sans-serif\">"
-                + "<p>Hola:</p><p>Alguien (quizá tú) ha intentado crear una cuenta con la dirección "
-                + HtmlUtils.htmlEscape(correo) + ", pero ya tienes una.</p>"
-                + "<p><a href=\"" + HtmlUtils.htmlEscape(login) + "\">Iniciar sesión</a> · "
-                + "<a href=\"" + HtmlUtils.htmlEscape(recover) + "\">Recuperar la contraseña</a></p>"
-                + "<p>Si no has sido tú, ignora este mensaje: tu cuenta no ha cambiado.</p>"
-                + "<p>Servicio de identidad</p></body></html>";
-        mailer.send(correo, TAKEN_SUBJECT, text, html);
+        Letter letter = new Letter(messages, Languages.current())
+                .paragraph(sentence("mail.hello.anonymous"))
+                .paragraph(sentence("mail.taken.tried", correo))
+                .links(new String[] { "mail.taken.login.text", "mail.taken.recover.text" },
+                        new String[] { "mail.taken.login.link", "mail.taken.recover.link" },
+                        new String[] { issuer + Endpoints.LOGIN, issuer + Endpoints.RECOVERY_REQUEST })
+                .paragraph(sentence("mail.taken.ignore"));
+        mailer.send(correo, letter.words("mail.taken.subject"), letter.text(), letter.html());
     }
 }

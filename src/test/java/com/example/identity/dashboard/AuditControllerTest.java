@@ -53,7 +53,7 @@ class AuditControllerTest {
             .andExpect(status().isOk())
             .andExpect(view().name("dashboard/admin-audit"))
             .andExpect(model().attribute("rows", List.of(new AuditController.Row("2025-05-05 10:00:07 UTC",
-                    AuditEvent.Type.LOGIN_FAILED.label(), "ana@example.com", "203.0.113.9", "segundo factor"))))
+                    AuditEvent.Type.LOGIN_FAILED.label(), "LOGIN_FAILED", "ana@example.com", "203.0.113.9", "segundo factor"))))
             .andExpect(model().attribute("page", 2))
             .andExpect(model().attribute("pages", 3))
             .andExpect(content().string(containsString("203.0.113.9")));

@@ -54,7 +54,7 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
                 "id_token_signing_alg_values_supported", "token_endpoint_auth_methods_supported",
                 "revocation_endpoint_auth_methods_supported", "introspection_endpoint_auth_methods_supported",
                 "code_challenge_methods_supported", "claims_supported", "prompt_values_supported",
-                "display_values_supported", "claims_parameter_supported", "acr_values_supported",
+                "display_values_supported", "ui_locales_supported", "claims_parameter_supported", "acr_values_supported",
                 "request_parameter_supported", "request_uri_parameter_supported",
                 "backchannel_logout_supported", "backchannel_logout_session_supported");
         assertThat(strings(doc, "response_modes_supported")).containsExactly("query");
@@ -66,6 +66,7 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
                 "auth_time", "nonce", "azp", "amr", "acr", "email", "email_verified", "name", "given_name", "sid");
         assertThat(strings(doc, "prompt_values_supported")).containsExactly("none", "login", "consent");
         assertThat(strings(doc, "display_values_supported")).containsExactly("page", "popup");
+        assertThat(strings(doc, "ui_locales_supported")).containsExactly("es", "en");
         assertThat(strings(doc, "acr_values_supported")).containsExactly("mfa");
         assertThat(doc.get("claims_parameter_supported").asBoolean()).isTrue();
         assertThat(doc.get("request_parameter_supported").isBoolean()).isTrue();

@@ -125,6 +125,13 @@ class DatabaseOutageIT {
                     "client_secret", client.clientSecret()));
             assertThat(tokenEndpoint.statusCode()).isEqualTo(503);
             assertThat(tokenEndpoint.body()).isEqualTo("{\"error\":\"Servicio no disponible\"}");
+            // a page speaks the person's language (decisions §22), the JSON above does not
+            var englishPage = probes.get("/login/", "Accept-Language", "en");
+            assertThat(englishPage.statusCode()).isEqualTo(503);
+            assertThat(englishPage.body()).contains("<html lang=\"en\">").contains("<h1>Service unavailable</h1>");
+            var englishToken = probes.postForm("/oauth/token.php", Map.of("grant_type", "authorization_code"),
+                    "Accept-Language", "en");
+            assertThat(englishToken.body()).isEqualTo("{\"error\":\"Servicio no disponible\"}");
             // the endpoints added for standard clients answer in the RFCs' shape (decisions §12, §14)
             String standard503 = "{\"error\":\"temporarily_unavailable\",\"error_description\":\"Servicio no disponible\"}";
             String unknownToken = com.example.identity.crypto.Secrets.randomHex(32);

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Locale;
 import java.util.Optional;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -82,7 +83,7 @@ class PasswordRecoveryTest {
         recovery.request("ana@example.com");
         drained();
         var token = ArgumentCaptor.forClass(String.class);
-        verify(mail).send(eq(ana), token.capture());
+        verify(mail).send(eq(ana), token.capture(), eq(Locale.forLanguageTag("es")));
         assertThat(token.getValue()).matches("[A-Za-z0-9_-]{43}");
         var saved = ArgumentCaptor.forClass(PasswordReset.class);
         verify(resets).save(saved.capture());
@@ -99,7 +100,7 @@ class PasswordRecoveryTest {
         drained();
         verify(resets).countSentSince(anyLong(), any());
         verify(resets, never()).save(any());
-        verify(mail, never()).send(any(), anyString());
+        verify(mail, never()).send(any(), anyString(), any());
     }
 
     @Test

@@ -53,6 +53,8 @@ public final class Chromium {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=es");
+        // headless Chromium sends Accept-Language: en-US whatever --lang says, and the pages answer it (decisions §22)
+        options.setExperimentalOption("prefs", java.util.Map.of("intl.accept_languages", "es"));
         var service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort().build();
         var driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));

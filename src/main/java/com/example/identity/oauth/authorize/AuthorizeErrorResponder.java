@@ -22,6 +22,7 @@ import org.thymeleaf.context.WebContext;
 import org.thymeleaf.web.servlet.JakartaServletWebApplication;
 
 import com.example.identity.client.DatabaseRegisteredClientRepository;
+import com.example.identity.web.Languages;
 
 /**
  * How {@code /oauth/authorize.php} refuses a request (decisions §2). The decision rests on the request's
@@ -94,8 +95,11 @@ public class AuthorizeErrorResponder implements AuthenticationFailureHandler {
     private void page(HttpServletRequest request, HttpServletResponse response, String message) throws IOException {
         var exchange = JakartaServletWebApplication.buildApplication(request.getServletContext())
                 .buildExchange(request, response);
-        var context = new WebContext(exchange, Locale.forLanguageTag("es"));
+        // the page in the person's language (decisions §22); the error code it quotes is the protocol's
+        Locale language = Languages.current();
+        var context = new WebContext(exchange, language);
         context.setVariable("message", message);
+        context.setVariable("languageSwitch", Languages.switchLink(request, language));
         response.setStatus(HttpStatus.BAD_REQUEST.value());
         response.setContentType("text/html;charset=UTF-8");
         response.setHeader("Cache-Control", "no-store");

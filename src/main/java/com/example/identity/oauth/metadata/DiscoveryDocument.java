@@ -66,6 +66,8 @@ public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Bui
             // the authorization request's parameters (decisions §12.2, AuthenticationRequestFilter)
             claims.put("prompt_values_supported", List.of("none", "login", "consent"));
             claims.put("display_values_supported", List.of("page", "popup"));
+            // the pages' languages (decisions §22): ui_locales picks one of them (web/Languages)
+            claims.put("ui_locales_supported", List.of("es", "en"));
             claims.put("claims_parameter_supported", true);
             claims.put("acr_values_supported", List.of(AuthenticationRequestFilter.MFA));
             claims.put("request_parameter_supported", false);

@@ -1,0 +1,178 @@
+package com.example.identity.web;
+
+import static com.example.identity.support.ApiAssertions.assertApiError;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.mail.Multipart;
+import jakarta.mail.Part;
+import jakarta.mail.internet.MimeMessage;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import com.example.identity.account.AccountService;
+import com.example.identity.account.Role;
+import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.WebClient;
+import com.icegreen.greenmail.configuration.GreenMailConfiguration;
+import com.icegreen.greenmail.junit5.GreenMailExtension;
+import com.icegreen.greenmail.util.ServerSetupTest;
+
+/**
+ * The languages (decisions §22) over real HTTP: Spanish by default, English by {@code Accept-Language} or by the
+ * switch ({@code ?lang=}, kept in a cookie, which outranks the header); the e-mails in the language of the request
+ * that asked for them (GreenMail); and the JSON contract unmoved: {@code /api/} and {@code /oauth/} bodies are the
+ * same Spanish bytes whatever the language asked.
+ */
+@IntegrationTest
+class LanguagesIT {
+
+    @RegisterExtension
+    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
+            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
+            .withPerMethodLifecycle(false);
+
+    @DynamicPropertySource
+    static void mail(DynamicPropertyRegistry registry) {
+        registry.add("spring.mail.host", () -> "127.0.0.1");
+        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    AccountService accounts;
+
+    @Test
+    void spanishUnlessTheBrowserAsksForEnglish() {
+        var web = new WebClient(port);
+        HttpResponse<String> spanish = web.get("/login/");
+        assertThat(spanish.body()).contains("<html lang=\"es\">").contains("<h1>Iniciar sesión</h1>")
+                .contains(">English</a>").contains("href=\"/login/?lang=en\"");
+
+        HttpResponse<String> english = new WebClient(port).get("/login/", "Accept-Language", "en-GB,en;q=0.9,es;q=0.5");
+        assertThat(english.body()).contains("<html lang=\"en\">").contains("<h1>Log in</h1>")
+                .contains("<label for=\"password\">Password</label>").contains(">Español</a>")
+                .contains("href=\"/login/?lang=es\"").doesNotContain("Iniciar sesión");
+
+        // a language the pages do not speak: the next one of the header, else Spanish
+        assertThat(new WebClient(port).get("/login/", "Accept-Language", "fr, en;q=0.8").body()).contains("<h1>Log in</h1>");
+        assertThat(new WebClient(port).get("/login/", "Accept-Language", "fr").body()).contains("<h1>Iniciar sesión</h1>");
+    }
+
+    @Test
+    void theSwitchIsKeptInACookieAndOutranksTheHeader() {
+        var web = new WebClient(port);
+        HttpResponse<String> switched = web.get("/login/?redirect=%2Fcuenta%2F&lang=en", "Accept-Language", "es");
+        assertThat(switched.statusCode()).isEqualTo(200);
+        assertThat(switched.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).startsWith("lang=en;")
+                .contains("HttpOnly").contains("SameSite=Lax"));
+        // the switch keeps the page's other parameters (an authorization request's return included)
+        assertThat(switched.body()).contains("<h1>Log in</h1>").contains("href=\"/login/?redirect=%2Fcuenta%2F&amp;lang=es\"");
+        assertThat(web.get("/login/recuperar", "Accept-Language", "es").body()).contains("<h1>Forgot your password?</h1>");
+        assertThat(web.get("/registro?lang=es", "Accept-Language", "en").body()).contains("<h1>Crear una cuenta</h1>");
+        assertThat(web.get("/login/", "Accept-Language", "en").body()).contains("<h1>Iniciar sesión</h1>");
+    }
+
+    @Test
+    void aPageErrorIsInThePagesLanguage() {
+        var web = new WebClient(port);
+        String csrf = WebClient.csrfOf(web.get("/login/recuperar", "Accept-Language", "en").body());
+        HttpResponse<String> refused = web.postForm("/login/recuperar", Map.of("correo", "no es un correo", "_csrf", csrf),
+                "Accept-Language", "en");
+        assertThat(refused.body()).contains(">Type a valid e-mail address.</p>");
+        HttpResponse<String> spent = new WebClient(port).get("/login/restablecer?token=" + "x".repeat(43),
+                "Accept-Language", "en");
+        assertThat(spent.body()).contains("This link no longer works: it has expired or has already been used.");
+    }
+
+    @Test
+    void aMailAskedInEnglishIsWrittenInEnglish() throws Exception {
+        String email = "lang-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Ana", email, "the-old-password-1", Role.USER);
+        var web = new WebClient(port);
+        String csrf = WebClient.csrfOf(web.get("/login/recuperar?lang=en").body());
+        web.postForm("/login/recuperar", Map.of("correo", email, "_csrf", csrf));
+
+        MimeMessage mail = await().atMost(Duration.ofSeconds(5)).until(() -> SMTP.getReceivedMessagesForDomain(email),
+                found -> found.length == 1)[0];
+        assertThat(mail.getSubject()).isEqualTo("Reset your password");
+        String text = part(mail, "text/plain");
+        assertThat(text).startsWith("Hello Ana,\n\nSomeone (we hope you) has asked to reset the password of your account "
+                + email + ".\nTo choose a new one, open this link within the next 30 minutes:\n\n")
+                .endsWith("If you did not ask for it, ignore this message: your password does not change.\n\n"
+                        + "Identity service\n");
+        assertThat(part(mail, "text/html")).startsWith("<!DOCTYPE html><html lang=\"en\">").contains(">Choose a new password</a>");
+    }
+
+    @Test
+    void aMailAskedInSpanishIsStillSpanish() throws Exception {
+        String email = "idioma-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Ana", email, "the-old-password-1", Role.USER);
+        var web = new WebClient(port);
+        String csrf = web.csrfFrom("/login/recuperar");
+        web.postForm("/login/recuperar", Map.of("correo", email, "_csrf", csrf));
+
+        MimeMessage mail = await().atMost(Duration.ofSeconds(5)).until(() -> SMTP.getReceivedMessagesForDomain(email),
+                found -> found.length == 1)[0];
+        assertThat(mail.getSubject()).isEqualTo("Restablece tu contraseña");
+        assertThat(part(mail, "text/plain")).startsWith("Hola, Ana:\n\nAlguien (esperamos que tú) ha pedido");
+    }
+
+    /** The JSON contract does not move with the language: the same Spanish bytes with Accept-Language: en. */
+    @Test
+    void jsonBodiesStaySpanishWhateverTheLanguage() {
+        var english = new WebClient(port);
+        assertApiError(english.get("/api/userinfo.php", "Accept-Language", "en"), 401, "Falta token Bearer");
+        assertApiError(english.get("/api/userinfo.php", "Accept-Language", "en", "Authorization", "Bearer " + "0".repeat(64)),
+                401, "Token inválido o revocado");
+        assertApiError(english.get("/api/tokens/list.php", "Accept-Language", "en"), 401, "Sesión no iniciada");
+        assertApiError(english.get("/api/no-existe.php", "Accept-Language", "en", "Authorization", "Bearer " + "0".repeat(64)),
+                401, "Token inválido o revocado");
+        // even with the switch's cookie set to English
+        english.get("/login/?lang=en");
+
+        HttpResponse<String> userinfo = english.get("/oauth/userinfo.php", "Accept-Language", "en");
+        assertThat(userinfo.statusCode()).isEqualTo(401);
+        assertThat(userinfo.body()).isEqualTo("{\"error\":\"invalid_token\",\"error_description\":\"Falta el token de acceso\"}");
+
+        HttpResponse<String> grant = english.postForm("/oauth/token.php", Map.of("grant_type", "nada"), "Accept-Language", "en");
+        HttpResponse<String> sameInSpanish = new WebClient(port).postForm("/oauth/token.php", Map.of("grant_type", "nada"));
+        assertThat(grant.statusCode()).isEqualTo(400);
+        assertThat(grant.body()).contains("grant_type inválido").isEqualTo(sameInSpanish.body());
+
+        HttpResponse<String> method = english.get("/oauth/token.php", "Accept-Language", "en");
+        assertThat(method.statusCode()).isEqualTo(405);
+        assertThat(method.body()).contains("Método no permitido, usa POST");
+
+        HttpResponse<String> discovery = english.get("/.well-known/openid-configuration", "Accept-Language", "en");
+        assertThat(discovery.body()).contains("\"ui_locales_supported\":[\"es\",\"en\"]");
+    }
+
+    /** The text/plain or text/html part, wherever MimeMessageHelper nested it. */
+    static String part(Part part, String type) throws Exception {
+        if (part.isMimeType(type) && !part.isMimeType("multipart/*")) {
+            return String.valueOf(part.getContent()).replace("\r\n", "\n"); // SMTP's line ends
+        }
+        if (part.getContent() instanceof Multipart multipart) {
+            for (int i = 0; i < multipart.getCount(); i++) {
+                String found = part(multipart.getBodyPart(i), type);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+}
