@@ -29,7 +29,7 @@ import com.example.identity.crypto.Secrets;
  * The training run of {@code bin/identity-service prepare} (issue 32): with {@code identity.training.enabled=true}
  * the service, once ready, sends itself the traffic it will serve (a password login, then the code flow with its
  * exchange, UserInfo, a refresh, {@code /api/userinfo.php}), from a few threads for
- * {@code identity.training.length} (30 s), then exits. The JDK records the run: on Java 25 its AOT cache
+ * {@code identity.training.length} (0 s by default: see {@link TrainingSettings}), then exits. The JDK records the run: on Java 25 its AOT cache
  * ({@code -XX:AOTCacheOutput}) then holds the classes loaded and linked <em>and</em> the method profiles of these
  * hot paths (JEP 483, 514, 515), so a node started from it compiles them at once instead of after a minute of load.
  *
@@ -75,6 +75,9 @@ class TrainingRun {
     Result train() {
         int port = context.getWebServer().getPort();
         Duration length = settings.length();
+        if (length.isZero() || length.isNegative()) {
+            return new Result(0, 0); // the start alone (the default): no accounts, no traffic
+        }
         Instant end = Instant.now().plus(length);
         AtomicInteger flows = new AtomicInteger();
         AtomicInteger failures = new AtomicInteger();
