@@ -161,6 +161,30 @@ class DeveloperDashboardController {
         return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#webhooks";
     }
 
+    /**
+     * Gives one of the developer's applications a webhook, or a new address or secret for the one it has: the new
+     * secret is shown once, in this answer.
+     */
+    @PostMapping("/dashboard/clients/webhook")
+    String replaceWebhook(@AuthenticationPrincipal AccountPrincipal user, @RequestParam("client_id") String clientId,
+            @RequestParam(name = "webhook_url", required = false) String webhookUrl, Model model,
+            RedirectAttributes redirect) {
+        Optional<String> secret;
+        try {
+            secret = webhooks.replace(Caller.of(user), clientId, webhookUrl);
+        }
+        catch (Webhooks.InvalidWebhookUrlException e) {
+            redirect.addFlashAttribute("notice", e.getMessage());
+            return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#webhooks";
+        }
+        if (secret.isEmpty()) {
+            redirect.addFlashAttribute("notice", "No existe esa aplicación.");
+            return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#webhooks";
+        }
+        model.addAttribute("changedWebhookSecret", secret.get());
+        return dashboard(user, model);
+    }
+
     @PostMapping("/dashboard/clients/rotate")
     String rotateSecret(@AuthenticationPrincipal AccountPrincipal user, @RequestParam("client_id") String clientId,
             @RequestParam(required = false) String back, Model model, RedirectAttributes redirect) {

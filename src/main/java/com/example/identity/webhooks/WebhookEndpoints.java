@@ -51,6 +51,16 @@ class WebhookEndpoints {
         return secret;
     }
 
+    /**
+     * Gives {@code clientId} a webhook at {@code url} (checked by the caller) with a new secret, returned, in place of
+     * the one it had: the old secret stops signing at once (messages already queued are signed at delivery, with the
+     * new one).
+     */
+    String replace(String clientId, String url) {
+        jdbc.update("delete from webhook_endpoints where client_id = ?", clientId);
+        return register(clientId, url);
+    }
+
     /** The webhook of {@code clientId} if it has one and is not revoked. */
     Optional<Endpoint> active(String clientId) {
         return jdbc.query("select w.url, w.secret from webhook_endpoints w join oauth_clients c on c.client_id = w.client_id "

@@ -68,6 +68,24 @@ public class Webhooks {
     }
 
     /**
+     * Gives an application {@code caller} may change, active and not a device's, a webhook at {@code webhookUrl} (a new
+     * address, or the same one for a new secret) in place of the one it had, if any.
+     *
+     * @return the new secret, shown once; empty when there is no such application
+     * @throws InvalidWebhookUrlException when the address is not acceptable (or empty)
+     */
+    @Transactional
+    public Optional<String> replace(Caller caller, String clientId, String webhookUrl) {
+        Optional<String> url = check(webhookUrl);
+        if (url.isEmpty()) {
+            throw new InvalidWebhookUrlException("webhook_url inválido: falta la dirección");
+        }
+        Optional<OAuthClient> client = clients.findByClientId(clientId)
+                .filter(c -> caller.mayActOn(c.getOwnerId()) && !c.isRevoked());
+        return client.map(c -> endpoints.replace(clientId, url.get()));
+    }
+
+    /**
      * Enqueues a {@value #TEST_EVENT} event for an application {@code caller} may change, active, with a webhook.
      *
      * @return false when there is no such application

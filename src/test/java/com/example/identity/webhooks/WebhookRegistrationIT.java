@@ -123,4 +123,65 @@ class WebhookRegistrationIT extends WebhookTestBase {
         assertThat(listed).contains("class=\"delivery-type\">webhook.prueba</td>")
                 .contains("class=\"delivery-status\">204</td>").contains(got.webhookId());
     }
+
+    @Test
+    void anExistingApplicationIsGivenAWebhookAndANewSecretFromTheDashboard() throws Exception {
+        int receiverPort = freePort();
+        receiver = new Receiver(receiverPort);
+        long developer = newUser(Role.DEVELOPER_API);
+        String email = accounts.findById(developer).orElseThrow().getCorreo();
+        WebClient browser = new WebClient(port);
+        assertThat(browser.login(email, PASSWORD).statusCode()).isEqualTo(302);
+        browser.postForm("/dashboard/clients/create", Map.of("name", "Sin webhook aún", "redirect_uri",
+                "https://x.example/cb", "_csrf", browser.csrfFrom("/dashboard/developer.php")));
+        String clientId = jdbc.queryForObject("select client_id from oauth_clients where owner_id = ?", String.class,
+                developer);
+        String page = browser.get("/dashboard/developer.php").body();
+        assertThat(page).contains("id=\"webhook-replace-form\"").contains("value=\"" + clientId + "\"");
+
+        // refused: a bad address, someone else's application, no CSRF token
+        HttpResponse<String> bad = browser.postForm("/dashboard/clients/webhook", Map.of("client_id", clientId,
+                "webhook_url", "ftp://x.example/hook", "_csrf", WebClient.csrfOf(page)));
+        assertThat(bad.statusCode()).isEqualTo(302);
+        assertThat(browser.get("/dashboard/developer.php").body()).contains("webhook_url inválido: usa https");
+        String foreign = newApp(com.example.identity.client.ClientType.WEB, receiverPort, "/ajena").clientId();
+        browser.postForm("/dashboard/clients/webhook", Map.of("client_id", foreign, "webhook_url",
+                "http://127.0.0.1:" + receiverPort + "/robado", "_csrf", browser.csrfFrom("/dashboard/developer.php")));
+        assertThat(browser.get("/dashboard/developer.php").body()).contains("No existe esa aplicación.");
+        assertThat(jdbc.queryForObject("select url from webhook_endpoints where client_id = ?", String.class, foreign))
+                .endsWith("/ajena");
+        assertThat(browser.postForm("/dashboard/clients/webhook", Map.of("client_id", clientId, "webhook_url",
+                "http://127.0.0.1:" + receiverPort + "/x")).statusCode()).isEqualTo(403);
+
+        String first = giveWebhook(browser, clientId, "http://127.0.0.1:" + receiverPort + "/primero");
+        receiver.expect("/primero", first);
+        sendTest(browser, clientId);
+        await().atMost(Duration.ofSeconds(15)).until(() -> receiver.at("/primero").size() == 1);
+        assertThat(receiver.at("/primero").get(0).verified()).isTrue();
+
+        // the same application again: a new address and a new secret; the old one signs nothing more
+        String second = giveWebhook(browser, clientId, "http://127.0.0.1:" + receiverPort + "/segundo");
+        assertThat(second).isNotEqualTo(first);
+        assertThat(browser.get("/dashboard/developer.php").body()).doesNotContain(second).doesNotContain(first);
+        receiver.expect("/segundo", second);
+        sendTest(browser, clientId);
+        await().atMost(Duration.ofSeconds(15)).until(() -> receiver.at("/segundo").size() == 1);
+        assertThat(receiver.at("/segundo").get(0).verified()).isTrue();
+        assertThat(receiver.at("/primero")).hasSize(1);
+    }
+
+    private static String giveWebhook(WebClient browser, String clientId, String url) {
+        HttpResponse<String> changed = browser.postForm("/dashboard/clients/webhook", Map.of("client_id", clientId,
+                "webhook_url", url, "_csrf", browser.csrfFrom("/dashboard/developer.php")));
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.body()).contains("id=\"changed-webhook-box\"").contains(url);
+        var matcher = java.util.regex.Pattern.compile("id=\"webhook-secret\">(whsec_[^<]+)</code>").matcher(changed.body());
+        assertThat(matcher.find()).isTrue();
+        return matcher.group(1);
+    }
+
+    private static void sendTest(WebClient browser, String clientId) {
+        assertThat(browser.postForm("/dashboard/clients/webhook-test", Map.of("client_id", clientId,
+                "_csrf", browser.csrfFrom("/dashboard/developer.php"))).statusCode()).isEqualTo(302);
+    }
 }
