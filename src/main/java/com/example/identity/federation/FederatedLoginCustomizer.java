@@ -29,6 +29,7 @@ import org.springframework.stereotype.Component;
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountService;
 import com.example.identity.registration.IdentitySignUp;
+import com.example.identity.signin.AccountLogin;
 
 /**
  * The web chain's login with other providers (decisions §19): Spring Security's OAuth 2.0 client
@@ -47,6 +48,7 @@ public class FederatedLoginCustomizer {
     private final LinkedIdentities links;
     private final AccountService accounts;
     private final FederatedSession session;
+    private final AccountLogin login;
     private final FederationSettings settings;
     private final Clock clock;
     private final UserDetailsService users;
@@ -54,7 +56,7 @@ public class FederatedLoginCustomizer {
     private final IdentitySignUp signUp;
 
     FederatedLoginCustomizer(ObjectProvider<ClientRegistrationRepository> registrations, LinkedIdentities links,
-            AccountService accounts, FederatedSession session, FederationSettings settings, Clock clock,
+            AccountService accounts, FederatedSession session, AccountLogin login, FederationSettings settings, Clock clock,
             UserDetailsService users, PasswordEncoder passwordEncoder, IdentitySignUp signUp) {
         this.signUp = signUp;
         this.users = users;
@@ -63,6 +65,7 @@ public class FederatedLoginCustomizer {
         this.links = links;
         this.accounts = accounts;
         this.session = session;
+        this.login = login;
         this.settings = settings;
         this.clock = clock;
     }
@@ -87,7 +90,7 @@ public class FederatedLoginCustomizer {
                 .authorizedClientRepository(new NoAuthorizedClients())
                 .tokenEndpoint(token -> token.accessTokenResponseClient(tokenClient))
                 .userInfoEndpoint(userInfo -> userInfo.userService(userService).oidcUserService(oidcUserService))
-                .successHandler(new FederatedLoginSuccess(links, accounts, session, settings, repository, signUp))
+                .successHandler(new FederatedLoginSuccess(links, accounts, session, this.login, settings, repository, signUp))
                 .failureHandler(FederatedLoginCustomizer::failed));
     }
 

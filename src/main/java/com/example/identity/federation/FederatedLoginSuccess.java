@@ -16,6 +16,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.account.UserAccount;
 import com.example.identity.registration.IdentitySignUp;
+import com.example.identity.signin.AccountLogin;
 
 /**
  * After another provider's login (decisions §19), Spring Security's {@code OAuth2AuthenticationToken} is
@@ -38,16 +39,18 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     private final LinkedIdentities links;
     private final AccountService accounts;
     private final FederatedSession session;
+    private final AccountLogin login;
     private final FederationSettings settings;
     private final ClientRegistrationRepository registrations;
     private final IdentitySignUp signUp;
 
-    FederatedLoginSuccess(LinkedIdentities links, AccountService accounts, FederatedSession session,
+    FederatedLoginSuccess(LinkedIdentities links, AccountService accounts, FederatedSession session, AccountLogin login,
             FederationSettings settings, ClientRegistrationRepository registrations, IdentitySignUp signUp) {
         this.signUp = signUp;
         this.links = links;
         this.accounts = accounts;
         this.session = session;
+        this.login = login;
         this.settings = settings;
         this.registrations = registrations;
     }
@@ -68,7 +71,7 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
         if (FederatedSession.take(request, FederatedSession.LINK_INTENT) instanceof FederatedSession.LinkIntent intent) {
             boolean linked = links.link(intent.userId(), identity.provider(), identity.subject());
             boolean mine = linked || links.userOf(identity.provider(), identity.subject()).orElse(-1L) == intent.userId();
-            session.restore(request, response, intent.authentication());
+            login.restore(request, response, intent.authentication());
             response.sendRedirect(Endpoints.ACCOUNT_SECURITY + "?vinculo=" + (mine ? "nuevo" : "ocupado"));
             return;
         }
@@ -83,7 +86,7 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
                 accounts.markEmailVerified(account.getId());
                 account = accounts.findById(account.getId()).orElseThrow();
             }
-            response.sendRedirect(session.login(request, response, account, LoginFactors.FEDERATED_AUTHORITY, redirect));
+            response.sendRedirect(login.login(request, response, account, LoginFactors.FEDERATED_AUTHORITY, redirect));
             return;
         }
         if (identity.email() == null || !AccountService.isValidEmail(identity.email())) {
@@ -114,7 +117,7 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
             return;
         }
         links.link(created.getId(), identity.provider(), identity.subject());
-        response.sendRedirect(session.login(request, response, created, LoginFactors.FEDERATED_AUTHORITY, redirect));
+        response.sendRedirect(login.login(request, response, created, LoginFactors.FEDERATED_AUTHORITY, redirect));
     }
 
     private void refuse(HttpServletRequest request, HttpServletResponse response, String why) throws IOException {

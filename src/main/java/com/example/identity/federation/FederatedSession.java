@@ -15,14 +15,11 @@ import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.account.LoginFactors;
-import com.example.identity.account.UserAccount;
-import com.example.identity.signin.AccountLogin;
 
 /**
- * What a federated login keeps in the session (shared by every instance, session/) between its steps, and
- * how it logs an account in: as the login form does (the session id was already changed by Spring Security),
- * with the provider's factor ({@link LoginFactors#FEDERATED_AUTHORITY}), then the second step when the account
- * has one or its role requires one (signin/SecondStep), then the authorization request that led to the login.
+ * What a federated login keeps in the session (shared by every instance, session/) between its steps, and the
+ * session made nobody's when the provider's login logs nobody in here. Logging an account in is
+ * signin/AccountLogin's, as for the login form, with the provider's factor ({@link LoginFactors#FEDERATED_AUTHORITY}).
  */
 @Component
 class FederatedSession {
@@ -49,12 +46,7 @@ class FederatedSession {
         private static final long serialVersionUID = 1L;
     }
 
-    private final AccountLogin login;
     private final SecurityContextRepository contexts = new HttpSessionSecurityContextRepository();
-
-    FederatedSession(AccountLogin login) {
-        this.login = login;
-    }
 
     static @Nullable Object take(HttpServletRequest request, String name) {
         HttpSession session = request.getSession(false);
@@ -76,20 +68,5 @@ class FederatedSession {
         var empty = SecurityContextHolder.createEmptyContext();
         SecurityContextHolder.setContext(empty);
         contexts.saveContext(empty, request, response);
-    }
-
-    /** Puts {@code authentication} back as the session's (a link added from /cuenta/seguridad). */
-    void restore(HttpServletRequest request, HttpServletResponse response, Authentication authentication) {
-        login.restore(request, response, authentication);
-    }
-
-    /**
-     * Logs {@code account} in with the given factor (signin/AccountLogin).
-     *
-     * @return where to send the browser: the second step, the authorization request, or home
-     */
-    String login(HttpServletRequest request, HttpServletResponse response, UserAccount account, String factor,
-            @Nullable String redirect) {
-        return login.login(request, response, account, factor, redirect);
     }
 }

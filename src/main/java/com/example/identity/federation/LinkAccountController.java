@@ -24,6 +24,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
+import com.example.identity.signin.AccountLogin;
 import com.example.identity.signin.LoginSuccessHandler;
 
 /**
@@ -43,16 +44,16 @@ class LinkAccountController {
 
     private final AccountService accounts;
     private final LinkedIdentities links;
-    private final FederatedSession session;
+    private final AccountLogin login;
     private final Clock clock;
     private final LoginThrottle throttle;
 
-    LinkAccountController(AccountService accounts, LinkedIdentities links, FederatedSession session, Clock clock,
+    LinkAccountController(AccountService accounts, LinkedIdentities links, AccountLogin login, Clock clock,
             LoginThrottle throttle) {
         this.throttle = throttle;
         this.accounts = accounts;
         this.links = links;
-        this.session = session;
+        this.login = login;
         this.clock = clock;
     }
 
@@ -93,7 +94,7 @@ class LinkAccountController {
         List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities());
         authorities.add(FactorGrantedAuthority.withAuthority(FactorGrantedAuthority.PASSWORD_AUTHORITY)
                 .issuedAt(clock.instant()).build());
-        String next = session.login(request, response, account, FactorGrantedAuthority.PASSWORD_AUTHORITY,
+        String next = login.login(request, response, account, FactorGrantedAuthority.PASSWORD_AUTHORITY,
                 Endpoints.FEDERATED_LINK_DONE);
         if (!next.equals(Endpoints.FEDERATED_LINK_DONE)) {
             return "redirect:" + next;

@@ -18,6 +18,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountService;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.registration.IdentitySignUp;
+import com.example.identity.signin.AccountLogin;
 
 /**
  * Steam's answer at {@code /login/steam/vuelta} (decisions §19): accepted only in the session that started the
@@ -34,14 +35,12 @@ class SteamLoginController {
     private final SteamSettings steam;
     private final SteamAssertions assertions;
     private final FederatedLoginSuccess arrival;
-    private final FederatedSession session;
-
     SteamLoginController(SteamSettings steam, SteamAssertions assertions, LinkedIdentities links,
-            AccountService accounts, FederatedSession session, FederationSettings settings, IdentitySignUp signUp) {
+            AccountService accounts, FederatedSession session, AccountLogin login, FederationSettings settings,
+            IdentitySignUp signUp) {
         this.steam = steam;
         this.assertions = assertions;
-        this.session = session;
-        this.arrival = new FederatedLoginSuccess(links, accounts, session, settings, null, signUp);
+        this.arrival = new FederatedLoginSuccess(links, accounts, session, login, settings, null, signUp);
     }
 
     @GetMapping(Endpoints.STEAM_RETURN)

@@ -23,6 +23,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
+import com.example.identity.signin.AccountLogin;
 
 /**
  * {@code /login/vincular}'s password goes through the login throttle like the login page's: a locked
@@ -33,7 +34,7 @@ class LinkAccountControllerTest {
     final AccountService accounts = mock(AccountService.class);
     final LoginThrottle throttle = mock(LoginThrottle.class);
     final LinkAccountController controller = new LinkAccountController(accounts, mock(LinkedIdentities.class),
-            mock(FederatedSession.class), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC), throttle);
+            mock(AccountLogin.class), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC), throttle);
 
     @Test
     void aLockedPairIsRefusedBeforeThePasswordIsChecked() {
