@@ -21,6 +21,8 @@ import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import org.springframework.test.context.DynamicPropertyRegistry;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -70,6 +72,14 @@ final class FakeSteam implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+    }
+
+    /** The service under test at {@code port} (its issuer {@code http://localhost:port}), with Steam's login here. */
+    void register(DynamicPropertyRegistry registry, int port) {
+        registry.add("server.port", () -> port);
+        registry.add("identity.issuer", () -> "http://localhost:" + port);
+        registry.add("identity.steam.enabled", () -> "true");
+        registry.add("identity.steam.endpoint", () -> endpoint);
     }
 
     String claimedId(String steamId) {

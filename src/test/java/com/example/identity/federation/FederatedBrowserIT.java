@@ -6,11 +6,8 @@ import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -20,6 +17,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
+import com.example.identity.support.BrowserPerTest;
 import com.example.identity.support.Chromium;
 
 /**
@@ -30,7 +28,7 @@ import com.example.identity.support.Chromium;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles("test")
-class FederatedBrowserIT {
+class FederatedBrowserIT extends BrowserPerTest {
 
     static final int PORT = OtherProvider.freePort();
     static final String BASE = "http://localhost:" + PORT;
@@ -57,20 +55,6 @@ class FederatedBrowserIT {
 
     @Autowired
     AccountService accounts;
-
-    WebDriver browser;
-
-    @BeforeEach
-    void startBrowser() {
-        browser = Chromium.start();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
 
     @Test
     void aPersonWhoseAddressHasAnAccountLinksGoogleAfterProvingItAndSeesTheLink() {

@@ -6,17 +6,15 @@ import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import com.example.identity.support.BrowserPerTest;
 import com.example.identity.support.Chromium;
 
 /**
@@ -26,7 +24,7 @@ import com.example.identity.support.Chromium;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles("test")
-class SteamBrowserIT {
+class SteamBrowserIT extends BrowserPerTest {
 
     static final int PORT = OtherProvider.freePort();
     static final String BASE = "http://localhost:" + PORT;
@@ -35,29 +33,12 @@ class SteamBrowserIT {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws Exception {
         steam = new FakeSteam();
-        registry.add("server.port", () -> PORT);
-        registry.add("identity.issuer", () -> BASE);
-        registry.add("identity.steam.enabled", () -> "true");
-        registry.add("identity.steam.endpoint", () -> steam.endpoint);
+        steam.register(registry, PORT);
     }
 
     @AfterAll
     static void stop() {
         steam.close();
-    }
-
-    WebDriver browser;
-
-    @BeforeEach
-    void startBrowser() {
-        browser = Chromium.start();
-    }
-
-    @AfterEach
-    void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
     }
 
     @Test

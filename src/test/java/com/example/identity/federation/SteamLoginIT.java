@@ -62,10 +62,7 @@ class SteamLoginIT {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws Exception {
         steam = new FakeSteam();
-        registry.add("server.port", () -> PORT);
-        registry.add("identity.issuer", () -> BASE);
-        registry.add("identity.steam.enabled", () -> "true");
-        registry.add("identity.steam.endpoint", () -> steam.endpoint);
+        steam.register(registry, PORT);
         registry.add("spring.mail.host", () -> "127.0.0.1");
         registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
     }
