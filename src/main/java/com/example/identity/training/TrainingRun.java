@@ -29,9 +29,10 @@ import com.example.identity.crypto.Secrets;
  * The training run of {@code bin/identity-service prepare} (issue 32): with {@code identity.training.enabled=true}
  * the service, once ready, sends itself the traffic it will serve (a password login, then the code flow with its
  * exchange, UserInfo, a refresh, {@code /api/userinfo.php}), from a few threads for
- * {@code identity.training.length} (30 s by default: see {@link TrainingSettings}), then exits. The JDK records the run: on Java 25 its AOT cache
- * ({@code -XX:AOTCacheOutput}) then holds the classes loaded and linked <em>and</em> the method profiles of these
- * hot paths (JEP 483, 514, 515), so a node started from it sends them to C2 at their first calls instead of after thousands of profiled ones.
+ * {@code identity.training.length} (30 s by default: see {@link TrainingSettings}), then exits. The JDK records
+ * the run: on Java 25 its AOT cache ({@code -XX:AOTCacheOutput}) then holds the classes loaded and linked
+ * <em>and</em> the method profiles of these hot paths (JEP 483, 514, 515), so a node started from it sends them to
+ * C2 at their first calls instead of after thousands of profiled ones.
  *
  * <p>The launcher runs it on a throw-away in-memory database (never the operator's database: the run makes accounts
  * and applications, logs in and issues tokens), with the operator's other settings. Every loop is bounded in count
