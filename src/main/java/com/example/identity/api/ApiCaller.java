@@ -7,8 +7,8 @@ import org.springframework.security.core.Authentication;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
-import com.example.identity.token.BearerTokenAuthentication;
-import com.example.identity.token.TokenKind;
+import com.example.identity.apitoken.BearerTokenAuthentication;
+import com.example.identity.apitoken.TokenKind;
 
 /**
  * Who is calling an {@code /api/} route: the user of the browser session, or the owner of a bearer

@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 import com.example.identity.Endpoints;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountPrincipal;
-import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenValidator;
 import com.example.identity.web.RestrictiveHeaders;
 
 /**

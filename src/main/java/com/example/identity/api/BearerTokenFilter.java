@@ -20,10 +20,10 @@ import com.example.identity.abuse.ClientAddress;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.abuse.RateLimits.Budget;
 import com.example.identity.abuse.TooManyRequests;
-import com.example.identity.token.ApiTokenValidator;
-import com.example.identity.token.ApiTokenValidator.TokenCheck;
-import com.example.identity.token.BearerTokenAuthentication;
-import com.example.identity.token.TokenOwner;
+import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenValidator.TokenCheck;
+import com.example.identity.apitoken.BearerTokenAuthentication;
+import com.example.identity.apitoken.TokenOwner;
 
 /**
  * Authenticates {@code /api/**} requests that carry {@code Authorization: Bearer <token>} (the scheme

@@ -12,8 +12,8 @@ import org.springframework.web.bind.annotation.RestController;
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.Names;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * {@code POST /api/tokens/create.php} (specification §4.2, decisions §5 and §15): a personal token for

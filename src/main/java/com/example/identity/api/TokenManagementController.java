@@ -19,8 +19,8 @@ import org.springframework.web.bind.annotation.RestController;
 import com.example.identity.Endpoints;
 import com.example.identity.account.Caller;
 import com.example.identity.common.ListQuery;
-import com.example.identity.token.ApiToken;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiToken;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * The JSON twins of the dashboard's token actions (decisions §11): {@code GET /api/tokens/list.php} and

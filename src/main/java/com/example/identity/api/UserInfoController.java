@@ -8,9 +8,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.example.identity.Endpoints;
-import com.example.identity.token.BearerTokenAuthentication;
-import com.example.identity.token.TokenKind;
-import com.example.identity.token.TokenOwner;
+import com.example.identity.apitoken.BearerTokenAuthentication;
+import com.example.identity.apitoken.TokenKind;
+import com.example.identity.apitoken.TokenOwner;
 
 /**
  * {@code GET /api/userinfo.php} (specification §4.1): the profile of the owner of the bearer token, with

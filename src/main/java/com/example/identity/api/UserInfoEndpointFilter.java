@@ -15,7 +15,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.common.JsonContent;
-import com.example.identity.token.BearerTokenAuthentication;
+import com.example.identity.apitoken.BearerTokenAuthentication;
 
 /**
  * {@code GET /api/userinfo.php}, the games' hot path, answered at the end of its security filter chain,

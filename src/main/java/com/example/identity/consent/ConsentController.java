@@ -42,7 +42,7 @@ import com.example.identity.web.PagePolicy;
 @Controller
 public class ConsentController {
 
-    static final String VIEW = "oauth/consent";
+    static final String VIEW = "consent/consent";
     /** What each scope lets an application see, as the page says it. */
     public static final Map<String, String> SCOPES = scopes();
 

@@ -30,7 +30,7 @@ import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.common.ListQuery;
 import com.example.identity.keys.SigningKeys;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * {@code /dashboard/admin.php}, for {@code admin} only (rule in the web chain): every user, every token,

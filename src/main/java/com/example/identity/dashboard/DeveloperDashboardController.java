@@ -21,8 +21,8 @@ import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.common.Names;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 import com.example.identity.webhooks.Webhooks;
 
 /**

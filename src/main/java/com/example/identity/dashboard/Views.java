@@ -9,7 +9,7 @@ import java.util.function.Function;
 
 import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.OAuthClient;
-import com.example.identity.token.ApiToken;
+import com.example.identity.apitoken.ApiToken;
 
 /** What the dashboard tables show, formatted once (UTC, to the minute) so templates stay plain. */
 final class Views {

@@ -28,7 +28,7 @@ import com.example.identity.audit.AuditEvent;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.RedirectUriRule;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * Imports users, API tokens and OAuth applications exported from the system this service replaces.

@@ -25,9 +25,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.crypto.Secrets;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenKind;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenKind;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * The API tokens file of an import ({@link LegacyImport}): every line checked with the rules of the

@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
-import com.example.identity.device.DeviceAuthorizations;
+import com.example.identity.deviceflow.DeviceAuthorizations;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.authorize.AuthorizationEndpointCustomizer;
 import com.example.identity.oauth.authorize.AuthorizeErrorResponder;
@@ -58,8 +58,8 @@ import com.example.identity.oauth.token.TokenEndpointCustomizer;
 import com.example.identity.oauth.token.TokenRequestConverter;
 import com.example.identity.oauth.userinfo.UserInfoEndpointCustomizer;
 import com.example.identity.signin.LoginRedirectEntryPoint;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenValidator;
 
 /**
  * The first chain: Spring Authorization Server, matching only its endpoints ({@link Endpoints#AUTHORIZATION_SERVER}:

@@ -43,7 +43,7 @@ class PasswordRecoveryController {
     @GetMapping(Endpoints.RECOVERY_REQUEST)
     String requestForm(HttpServletResponse response) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-        return "login/recover";
+        return "recovery/recover";
     }
 
     @PostMapping(Endpoints.RECOVERY_REQUEST)
@@ -55,7 +55,7 @@ class PasswordRecoveryController {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             model.addAttribute("error", "Escribe una dirección de correo válida.");
             model.addAttribute("correo", typed.length() > 254 ? "" : typed);
-            return "login/recover";
+            return "recovery/recover";
         }
         String address = ClientAddress.key(request);
         long wait = limits.blockedFor(RateLimits.Budget.RECOVERY_REQUESTS, address);
@@ -64,12 +64,12 @@ class PasswordRecoveryController {
             response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(wait));
             model.addAttribute("error", "Demasiadas solicitudes desde tu conexión. Vuelve a intentarlo dentro de "
                     + Math.max(1, (wait + 59) / 60) + " minutos.");
-            return "login/recover";
+            return "recovery/recover";
         }
         limits.recordFailure(RateLimits.Budget.RECOVERY_REQUESTS, address);
         recovery.request(typed);
         model.addAttribute("sent", SENT);
-        return "login/recover";
+        return "recovery/recover";
     }
 
     @GetMapping(Endpoints.RECOVERY_RESET)
@@ -79,7 +79,7 @@ class PasswordRecoveryController {
             return expired(response, model);
         }
         model.addAttribute("token", token);
-        return "login/reset";
+        return "recovery/reset";
     }
 
     @PostMapping(Endpoints.RECOVERY_RESET)
@@ -93,7 +93,7 @@ class PasswordRecoveryController {
         if (nueva == null || !nueva.equals(repetida)) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             model.addAttribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden"));
-            return "login/reset";
+            return "recovery/reset";
         }
         try {
             if (!recovery.reset(token, nueva)) {
@@ -103,18 +103,18 @@ class PasswordRecoveryController {
         catch (AccountService.InvalidAccountException e) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             model.addAttribute("errors", Map.of("nueva", e.getMessage()));
-            return "login/reset";
+            return "recovery/reset";
         }
         catch (PasswordRecovery.LinkUsedMeanwhile e) {
             return expired(response, model);
         }
         model.addAttribute("done", true);
-        return "login/reset";
+        return "recovery/reset";
     }
 
     private static String expired(HttpServletResponse response, Model model) {
         response.setStatus(HttpStatus.BAD_REQUEST.value());
         model.addAttribute("expired", true);
-        return "login/reset";
+        return "recovery/reset";
     }
 }

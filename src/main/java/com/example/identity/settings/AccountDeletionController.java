@@ -45,7 +45,7 @@ import com.example.identity.passkey.Passkeys;
 @Controller
 class AccountDeletionController {
 
-    static final String VIEW = "account/delete";
+    static final String VIEW = "settings/delete";
 
     private final AccountService accounts;
     private final AccountDeletion deletion;
@@ -114,7 +114,7 @@ class AccountDeletionController {
         if (session != null) {
             session.invalidate();
         }
-        return "account/deleted";
+        return "settings/deleted";
     }
 
     private String page(AccountPrincipal user, Authentication authentication, Map<String, String> errors, Model model) {

@@ -80,7 +80,7 @@ class AccountPagesController {
         AccountPrincipal account = AccountPrincipal.of(accounts.findById(user.id()).orElseThrow());
         account.eraseCredentials();
         model.addAttribute("account", account);
-        return "account/home";
+        return "settings/home";
     }
 
     /** Changes the account's name (the rule of every name here, common/Names); audited. */
@@ -133,11 +133,11 @@ class AccountPagesController {
         if (pending.isEmpty()) {
             response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
             model.addAttribute("outcome", "LINK_UNUSABLE");
-            return "account/email-confirm";
+            return "settings/email-confirm";
         }
         model.addAttribute("token", token);
         model.addAttribute("newEmail", pending.get());
-        return "account/email-confirm";
+        return "settings/email-confirm";
     }
 
     /** A POST, not the link's GET: a mail scanner that opens links changes nothing. */
@@ -149,7 +149,7 @@ class AccountPagesController {
             response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
         }
         model.addAttribute("outcome", outcome.name());
-        return "account/email-confirm";
+        return "settings/email-confirm";
     }
 
     /**
@@ -190,7 +190,7 @@ class AccountPagesController {
         if (notices.cerradas() != null) {
             model.addAttribute("ended", notices.cerradas());
         }
-        return "account/security";
+        return "settings/security";
     }
 
     /**

@@ -38,7 +38,7 @@ class GivenConsentsController {
         model.addAttribute("scopeNames", ConsentController.SCOPES);
         model.addAttribute("dates", DATE);
         model.addAttribute("withdrawn", retirada != null);
-        return "account/applications";
+        return "settings/applications";
     }
 
     @PostMapping(Endpoints.ACCOUNT_APPLICATIONS + "/retirar")

@@ -33,7 +33,7 @@ import com.example.identity.signin.ReturnToApplication;
 @Controller
 class PasswordChangeController {
 
-    static final String VIEW = "account/password";
+    static final String VIEW = "settings/password";
     static final String THROTTLED = "Demasiados intentos fallidos. Espera unos minutos antes de volver a intentarlo.";
 
     private final AccountService accounts;

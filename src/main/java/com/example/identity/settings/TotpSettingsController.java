@@ -58,7 +58,7 @@ class TotpSettingsController {
         enrolment(request, user.correo(), model);
         // the login throttle refused the password before it reached this controller (abuse/LoginThrottleFilter)
         model.addAttribute("throttled", bloqueado != null);
-        return "account/totp";
+        return "settings/totp";
     }
 
     /**
@@ -74,7 +74,7 @@ class TotpSettingsController {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             enrolment(request, user.correo(), model);
             model.addAttribute("passwordError", "La contraseña no es correcta");
-            return "account/totp";
+            return "settings/totp";
         }
         String secret = (String) request.getSession().getAttribute(SecondStepController.SECRET);
         List<String> codes = secret == null ? List.of() : factors.enable(user.id(), secret, codigo);
@@ -83,7 +83,7 @@ class TotpSettingsController {
             enrolment(request, user.correo(), model);
             model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra ahora tu "
                     + "aplicación de autenticación.");
-            return "account/totp";
+            return "settings/totp";
         }
         request.getSession().removeAttribute(SecondStepController.SECRET);
         step.addFactor(request, response, authentication);
@@ -92,7 +92,7 @@ class TotpSettingsController {
                 request.getSession().getId(), request.getRemoteAddr()));
         model.addAttribute("codes", codes);
         model.addAttribute("next", Endpoints.ACCOUNT_SECURITY);
-        return "account/recovery-codes";
+        return "settings/recovery-codes";
     }
 
     @PostMapping(Endpoints.ACCOUNT_TOTP_CODES)
@@ -107,7 +107,7 @@ class TotpSettingsController {
         }
         model.addAttribute("codes", factors.regenerateRecoveryCodes(user.id()));
         model.addAttribute("next", Endpoints.ACCOUNT_SECURITY);
-        return "account/recovery-codes";
+        return "settings/recovery-codes";
     }
 
     @PostMapping(Endpoints.ACCOUNT_TOTP_DISABLE)

@@ -23,7 +23,7 @@ import com.example.identity.common.LocalRedirect;
 @Controller
 class LoginController {
 
-    static final String VIEW = "login";
+    static final String VIEW = "signin/login";
 
     private final RegisteredClientRepository clients;
 

@@ -36,7 +36,7 @@ public class SecondStepController {
 
     public static final String SECRET = "identity.mfa.enrolment-secret";
     public static final String ISSUER_NAME = "Identidad";
-    /** What the login page says to a throttled attempt (templates/login.html), said here too. */
+    /** What the login page says to a throttled attempt (templates/signin/login.html), said here too. */
     static final String THROTTLED = "Demasiados intentos. Espera un momento e inténtalo de nuevo más tarde.";
 
     private final SecondStep step;
@@ -69,7 +69,7 @@ public class SecondStepController {
         model.addAttribute("totp", step.hasTotp(pending.user()));
         model.addAttribute("passkey", step.hasPasskey(pending.user()));
         model.addAttribute("redirect", pending.redirect());
-        return "login/second-step";
+        return "signin/second-step";
     }
 
     @PostMapping(Endpoints.SECOND_STEP)
@@ -94,7 +94,7 @@ public class SecondStepController {
                 // the pair is locked or waiting, whether by wrong passwords or wrong codes: the login page's words
                 response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
                 model.addAttribute("error", THROTTLED);
-                return "login/second-step";
+                return "signin/second-step";
             }
             SecondFactors.Proof proof = factors.verify(pending.user().id(), codigo);
             if (proof == SecondFactors.Proof.NONE) {
@@ -112,7 +112,7 @@ public class SecondStepController {
                 response.setStatus(HttpStatus.BAD_REQUEST.value());
                 model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra tu "
                         + "aplicación ahora, o uno de tus códigos de recuperación.");
-                return "login/second-step";
+                return "signin/second-step";
             }
             if (!step.complete(request, response, pending)) {
                 return "redirect:/login/?error=1"; // disabled meanwhile: the unit is given back, nothing counted
@@ -134,7 +134,7 @@ public class SecondStepController {
         // the form's answer leads, through the authorization endpoint, to the application's address
         ReturnToApplication.allowFormsToReach(response, pending.redirect(), clients);
         enrolment(request, pending.user().correo(), model);
-        return "login/second-step-enrol";
+        return "signin/second-step-enrol";
     }
 
     /**
@@ -163,7 +163,7 @@ public class SecondStepController {
                 response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
                 enrolment(request, email, model);
                 model.addAttribute("error", THROTTLED);
-                return "login/second-step-enrol";
+                return "signin/second-step-enrol";
             }
             boolean passwordRight = accounts.passwordMatches(pending.user().id(), contrasena);
             String secret = (String) request.getSession().getAttribute(SECRET);
@@ -184,7 +184,7 @@ public class SecondStepController {
             events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_SUCCEEDED, null, email));
             model.addAttribute("codes", codes);
             model.addAttribute("next", LoginSuccessHandler.target(pending.password(), pending.redirect()));
-            return "account/recovery-codes";
+            return "settings/recovery-codes";
         }
     }
 
@@ -211,7 +211,7 @@ public class SecondStepController {
             model.addAttribute("error", "Código incorrecto. Escribe el código de 6 cifras que muestra ahora tu "
                     + "aplicación de autenticación.");
         }
-        return "login/second-step-enrol";
+        return "signin/second-step-enrol";
     }
 
     /** The secret being set up (kept in the session until confirmed) and its QR code. */

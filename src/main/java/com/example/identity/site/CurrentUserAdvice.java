@@ -16,7 +16,7 @@ import com.example.identity.account.AccountPrincipal;
  */
 @ControllerAdvice(basePackages = { "com.example.identity.site", "com.example.identity.web",
         "com.example.identity.signin", "com.example.identity.settings", "com.example.identity.dashboard",
-        "com.example.identity.consent", "com.example.identity.device", "com.example.identity.recovery",
+        "com.example.identity.consent", "com.example.identity.deviceflow", "com.example.identity.recovery",
         "com.example.identity.registration", "com.example.identity.federation",
         "com.example.identity.openapi" })
 class CurrentUserAdvice {

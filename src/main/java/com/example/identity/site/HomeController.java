@@ -14,6 +14,6 @@ class HomeController {
     @GetMapping("/")
     String home(@AuthenticationPrincipal AccountPrincipal user, Model model) {
         model.addAttribute("user", user);
-        return "home";
+        return "site/home";
     }
 }

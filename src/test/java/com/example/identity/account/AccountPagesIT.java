@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * The account pages over HTTP (decisions §17): {@code /cuenta/} and the open sessions of

@@ -18,8 +18,8 @@ import org.springframework.security.web.webauthn.management.PublicKeyCredentialU
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.MailFiles;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * Changing the e-mail address (decisions §17) over HTTP, with the mail read from the {@code .eml} files of

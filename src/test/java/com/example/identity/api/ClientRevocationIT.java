@@ -28,8 +28,8 @@ import com.example.identity.client.ClientService;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * Revoking an application kills every token issued to it (issue 13 §2, decisions §6): the live ones, the

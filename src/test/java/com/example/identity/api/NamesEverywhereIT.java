@@ -15,8 +15,8 @@ import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * One rule for names ({@code common/Names}) at every door: the token API, the dashboard's token and

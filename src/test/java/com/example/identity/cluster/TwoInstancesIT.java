@@ -25,7 +25,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.client.ClientService;
 import com.example.identity.common.CacheInvalidation;
 import com.example.identity.common.ClusterLock;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;

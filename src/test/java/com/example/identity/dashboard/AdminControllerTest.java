@@ -45,7 +45,7 @@ import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.site.WebChainSlice;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /** {@code /dashboard/admin.php} and the admin's actions: admins only, paging, one-time passwords shown once. */
 @WebMvcTest(AdminController.class)

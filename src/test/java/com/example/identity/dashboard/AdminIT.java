@@ -14,7 +14,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 import com.example.identity.support.ApiAssertions;
 
 /** Admin pages: users with a one-time password, roles, disable (sessions end, tokens refused), enable. */

@@ -40,9 +40,9 @@ import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.site.WebChainSlice;
-import com.example.identity.token.ApiToken;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiToken;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /** {@code /dashboard/developer.php} and its actions: who may see it, each refusal's notice, secrets shown once. */
 @WebMvcTest(DeveloperDashboardController.class)

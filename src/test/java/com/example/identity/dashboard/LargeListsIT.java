@@ -20,8 +20,8 @@ import com.example.identity.IdentityApplication;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * Data that grows, on PostgreSQL only (a database of its own on the test server, dropped afterwards):

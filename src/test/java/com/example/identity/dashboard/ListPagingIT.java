@@ -17,8 +17,8 @@ import com.example.identity.account.UserAccount;
 import com.example.identity.client.ClientService;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * The lists that grow, paged and searched: {@code ?page=} (from 1), {@code ?size=} (default 50, at most

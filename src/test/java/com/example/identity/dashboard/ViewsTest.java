@@ -15,9 +15,9 @@ import org.springframework.test.util.ReflectionTestUtils;
 import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientType;
 import com.example.identity.client.OAuthClient;
-import com.example.identity.token.ApiToken;
-import com.example.identity.token.TokenKind;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiToken;
+import com.example.identity.apitoken.TokenKind;
+import com.example.identity.apitoken.TokenScope;
 
 /** What the dashboards' tables show of a token and an application. */
 class ViewsTest {

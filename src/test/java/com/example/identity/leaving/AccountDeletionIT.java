@@ -17,7 +17,7 @@ import com.example.identity.account.UserKeyedTables;
 import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 import tools.jackson.databind.JsonNode;
 

@@ -10,8 +10,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import com.example.identity.account.Role;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * An application's {@code backchannel_logout_uri} (decisions §20): the field of {@code POST /api/clients/create.php}

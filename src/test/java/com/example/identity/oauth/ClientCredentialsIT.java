@@ -22,8 +22,8 @@ import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * Game servers (decisions §21): a {@code servidor} application gets its own access token with the client

@@ -32,8 +32,8 @@ import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 /**
  * Native applications (decisions §16, RFC 8252) over real HTTP: a public client with no secret, PKCE S256

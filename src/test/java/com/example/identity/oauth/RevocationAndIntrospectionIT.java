@@ -15,7 +15,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import com.example.identity.client.ClientService;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 import tools.jackson.databind.JsonNode;
 

@@ -49,7 +49,7 @@ class PasswordRecoveryControllerTest {
     void theRequestFormIsOpenAndNotStored() throws Exception {
         mvc.perform(get("/login/recuperar"))
             .andExpect(status().isOk())
-            .andExpect(view().name("login/recover"))
+            .andExpect(view().name("recovery/recover"))
             .andExpect(header().string("Cache-Control", "no-store"));
     }
 
@@ -57,7 +57,7 @@ class PasswordRecoveryControllerTest {
     void anAddressGetsTheSameAnswerWhateverItIs() throws Exception {
         mvc.perform(post("/login/recuperar").param("correo", "  ana@example.com ").with(csrf()))
             .andExpect(status().isOk())
-            .andExpect(view().name("login/recover"))
+            .andExpect(view().name("recovery/recover"))
             .andExpect(model().attribute("sent", PasswordRecoveryController.SENT))
             .andExpect(content().string(containsString("El enlace sirve durante 30 minutos y una sola vez.")));
         verify(limits).recordFailure(RateLimits.Budget.RECOVERY_REQUESTS, "127.0.0.1");
@@ -108,7 +108,7 @@ class PasswordRecoveryControllerTest {
         when(recovery.isUsable(TOKEN)).thenReturn(true);
         mvc.perform(get("/login/restablecer").param("token", TOKEN))
             .andExpect(status().isOk())
-            .andExpect(view().name("login/reset"))
+            .andExpect(view().name("recovery/reset"))
             .andExpect(header().string("Cache-Control", "no-store"))
             .andExpect(model().attribute("token", TOKEN))
             .andExpect(model().attributeDoesNotExist("expired"));
@@ -118,7 +118,7 @@ class PasswordRecoveryControllerTest {
     void aLinkThatDoesNotWorkSaysSo() throws Exception {
         mvc.perform(get("/login/restablecer").param("token", TOKEN))
             .andExpect(status().isBadRequest())
-            .andExpect(view().name("login/reset"))
+            .andExpect(view().name("recovery/reset"))
             .andExpect(model().attribute("expired", true))
             .andExpect(model().attributeDoesNotExist("token"));
     }

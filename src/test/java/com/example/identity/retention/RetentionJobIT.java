@@ -16,7 +16,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.account.Role;
 import com.example.identity.support.IntegrationTest;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * The hourly job forgets audit rows after 365 days, ended tokens (access and refresh) after 30, spent codes

@@ -34,7 +34,7 @@ import com.example.identity.crypto.Secrets;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * The rate limits with the shipped defaults (200 failures before client authentication per address a

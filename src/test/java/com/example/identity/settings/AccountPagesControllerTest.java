@@ -93,7 +93,7 @@ class AccountPagesControllerTest {
     void theHomeShowsTheAccountAsStoredNow() throws Exception {
         mvc.perform(get("/cuenta/").with(user(ANA)))
             .andExpect(status().isOk())
-            .andExpect(view().name("account/home"))
+            .andExpect(view().name("settings/home"))
             .andExpect(result -> assertThat(((AccountPrincipal) result.getModelAndView().getModel().get("account"))
                     .primerNombre()).isEqualTo("Ana María"))
             .andExpect(model().attribute("emailSent", false))
@@ -118,7 +118,7 @@ class AccountPagesControllerTest {
                 .when(accounts).rename(3, " ");
         mvc.perform(post("/cuenta/nombre").param("primer_nombre", " ").with(user(ANA)).with(csrf()))
             .andExpect(status().isBadRequest())
-            .andExpect(view().name("account/home"))
+            .andExpect(view().name("settings/home"))
             .andExpect(model().attribute("nameError", "El nombre es obligatorio"))
             .andExpect(model().attribute("newName", " "));
     }
@@ -162,7 +162,7 @@ class AccountPagesControllerTest {
         when(emailChanges.pending("tok")).thenReturn(Optional.of("nueva@example.com"));
         mvc.perform(get("/cuenta/correo/confirmar").param("token", "tok"))
             .andExpect(status().isOk())
-            .andExpect(view().name("account/email-confirm"))
+            .andExpect(view().name("settings/email-confirm"))
             .andExpect(header().string("Cache-Control", "no-store"))
             .andExpect(model().attribute("newEmail", "nueva@example.com"))
             .andExpect(model().attribute("token", "tok"));
@@ -193,7 +193,7 @@ class AccountPagesControllerTest {
         when(recentLogin.isRecent(any(), any())).thenReturn(true);
         mvc.perform(get("/cuenta/seguridad").param("llave", "nueva").param("cerradas", "2").with(user(ANA)))
             .andExpect(status().isOk())
-            .andExpect(view().name("account/security"))
+            .andExpect(view().name("settings/security"))
             .andExpect(header().string("Cache-Control", "no-store"))
             .andExpect(model().attribute("passkeyAdded", true))
             .andExpect(model().attribute("passkeyNeedsPassword", false))

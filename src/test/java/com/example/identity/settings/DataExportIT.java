@@ -26,7 +26,7 @@ import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -50,7 +50,7 @@ class GivenConsentsControllerTest {
         when(consents.of(3)).thenReturn(List.of(given));
         mvc.perform(get("/cuenta/aplicaciones").with(user(ANA)))
             .andExpect(status().isOk())
-            .andExpect(view().name("account/applications"))
+            .andExpect(view().name("settings/applications"))
             .andExpect(model().attribute("consents", List.of(given)))
             .andExpect(model().attribute("withdrawn", false))
             .andExpect(content().string(containsString("La Tienda")))

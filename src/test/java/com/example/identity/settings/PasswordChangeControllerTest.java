@@ -62,7 +62,7 @@ class PasswordChangeControllerTest {
     void theFormForALoggedInUser() throws Exception {
         mvc.perform(get("/cuenta/contrasena").with(user(ANA)))
             .andExpect(status().isOk())
-            .andExpect(view().name("account/password"))
+            .andExpect(view().name("settings/password"))
             .andExpect(model().attribute("required", false))
             .andExpect(model().attribute("redirect", (Object) null))
             .andExpect(model().attribute("done", false))
@@ -118,7 +118,7 @@ class PasswordChangeControllerTest {
         mvc.perform(post("/cuenta/contrasena").with(user(ANA)).with(csrf())
                 .param("actual", "actual-larga").param("nueva", "nueva-larga-1").param("repetida", "nueva-larga-2"))
             .andExpect(status().isBadRequest())
-            .andExpect(view().name("account/password"))
+            .andExpect(view().name("settings/password"))
             .andExpect(model().attribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden")));
         verify(accounts, never()).changePassword(anyLong(), anyString(), anyString(), anyString());
     }
@@ -132,7 +132,7 @@ class PasswordChangeControllerTest {
         mvc.perform(post("/cuenta/contrasena").with(user(ANA)).with(csrf())
                 .param("actual", "mala").param("nueva", "nueva-larga-1").param("repetida", "nueva-larga-1"))
             .andExpect(status().isBadRequest())
-            .andExpect(view().name("account/password"))
+            .andExpect(view().name("settings/password"))
             .andExpect(model().attribute("errors", Map.of("actual", "La contraseña actual no es correcta")));
     }
 

@@ -80,7 +80,7 @@ class TotpSettingsControllerTest {
         when(factors.newSecret()).thenReturn(SECRET);
         mvc.perform(get("/cuenta/seguridad/totp").session(fresh).with(user(ANA)))
             .andExpect(status().isOk())
-            .andExpect(view().name("account/totp"))
+            .andExpect(view().name("settings/totp"))
             .andExpect(header().string("Cache-Control", "no-store"))
             .andExpect(model().attribute("secret", SECRET))
             .andExpect(model().attribute("qr", "data:image/png;base64,AA"))
@@ -96,7 +96,7 @@ class TotpSettingsControllerTest {
         mvc.perform(post("/cuenta/seguridad/totp").session(session).param("contrasena", "mala").param("codigo", "123456")
                 .with(user(ANA)).with(csrf()))
             .andExpect(status().isBadRequest())
-            .andExpect(view().name("account/totp"))
+            .andExpect(view().name("settings/totp"))
             .andExpect(model().attribute("passwordError", "La contraseña no es correcta"));
         verify(factors, never()).enable(anyLong(), anyString(), anyString());
     }
@@ -119,7 +119,7 @@ class TotpSettingsControllerTest {
         mvc.perform(post("/cuenta/seguridad/totp").session(session).param("contrasena", "buena").param("codigo", "123456")
                 .with(user(ANA)).with(csrf()))
             .andExpect(status().isOk())
-            .andExpect(view().name("account/recovery-codes"))
+            .andExpect(view().name("settings/recovery-codes"))
             .andExpect(model().attribute("codes", List.of("aaaa-bbbb", "cccc-dddd")))
             .andExpect(model().attribute("next", "/cuenta/seguridad"))
             .andExpect(request().sessionAttributeDoesNotExist(SecondStepController.SECRET));
@@ -135,7 +135,7 @@ class TotpSettingsControllerTest {
         mvc.perform(post("/cuenta/seguridad/totp/codigos").param("contrasena", "mala").with(user(ANA)).with(csrf()))
             .andExpect(redirectedUrl("/cuenta/seguridad?contrasena=mal"));
         mvc.perform(post("/cuenta/seguridad/totp/codigos").param("contrasena", "buena").with(user(ANA)).with(csrf()))
-            .andExpect(view().name("account/recovery-codes"))
+            .andExpect(view().name("settings/recovery-codes"))
             .andExpect(model().attribute("codes", List.of("eeee-ffff")));
         verify(factors).regenerateRecoveryCodes(3);
     }

@@ -40,7 +40,7 @@ class LoginControllerTest {
     void theBarePage() throws Exception {
         mvc.perform(get("/login/"))
             .andExpect(status().isOk())
-            .andExpect(view().name("login"))
+            .andExpect(view().name("signin/login"))
             .andExpect(model().attribute("redirect", (Object) null))
             .andExpect(model().attribute("loginHint", (Object) null))
             .andExpect(model().attribute("error", false))

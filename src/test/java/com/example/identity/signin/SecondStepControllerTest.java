@@ -94,7 +94,7 @@ class SecondStepControllerTest {
         waiting(false, 0);
         mvc.perform(get("/login/segundo-paso").session(session))
             .andExpect(status().isOk())
-            .andExpect(view().name("login/second-step"))
+            .andExpect(view().name("signin/second-step"))
             .andExpect(header().string("Cache-Control", "no-store"))
             .andExpect(model().attribute("email", "persona7@example.com"))
             .andExpect(model().attribute("totp", true))
@@ -108,7 +108,7 @@ class SecondStepControllerTest {
         when(factors.verify(7, "000000")).thenReturn(SecondFactors.Proof.NONE);
         mvc.perform(post("/login/segundo-paso").session(session).param("codigo", "000000").with(csrf()))
             .andExpect(status().isBadRequest())
-            .andExpect(view().name("login/second-step"))
+            .andExpect(view().name("signin/second-step"))
             .andExpect(model().attribute("error", WRONG));
         verify(attempt).failed();
         assertThat(((SecondStep.PendingLogin) session.getAttribute(SecondStep.PENDING)).failures()).isEqualTo(1);

@@ -33,7 +33,7 @@ class HomeControllerTest {
     void aVisitorSeesTheWayToTheLogin() throws Exception {
         mvc.perform(get("/"))
             .andExpect(status().isOk())
-            .andExpect(view().name("home"))
+            .andExpect(view().name("site/home"))
             .andExpect(model().attribute("user", nullValue()))
             .andExpect(model().attribute("currentUser", nullValue()))
             .andExpect(content().string(containsString("Un solo inicio de sesión para juegos, sitios web y paneles.")));

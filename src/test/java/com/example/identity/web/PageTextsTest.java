@@ -31,7 +31,7 @@ class PageTextsTest {
             "settings/PasswordChangeController.java", "settings/TotpSettingsController.java",
             "settings/AccountDeletionController.java", "signin/SecondStepController.java",
             "recovery/PasswordRecoveryController.java", "registration/RegistrationController.java",
-            "registration/Registrations.java", "device/ActivationController.java", "federation/SecurityPageLinks.java",
+            "registration/Registrations.java", "deviceflow/ActivationController.java", "federation/SecurityPageLinks.java",
             "federation/LoginPageProviders.java", "oauth/logout/LogoutEndpoint.java", "consent/ConsentController.java",
             "account/AccountService.java", "account/AccountAdministration.java", "account/EmailChanges.java",
             "client/ClientService.java", "client/RedirectUriRule.java", "common/ListQuery.java", "web/ErrorPages.java");

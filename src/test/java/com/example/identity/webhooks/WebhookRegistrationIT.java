@@ -13,8 +13,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import com.example.identity.account.Role;
 import com.example.identity.support.WebClient;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenScope;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenScope;
 
 import tools.jackson.databind.JsonNode;
 

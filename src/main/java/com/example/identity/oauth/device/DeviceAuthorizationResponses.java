@@ -13,7 +13,7 @@ import org.springframework.security.web.authentication.AuthenticationSuccessHand
 import org.springframework.web.util.UriComponentsBuilder;
 
 import com.example.identity.Endpoints;
-import com.example.identity.device.UserCodes;
+import com.example.identity.deviceflow.UserCodes;
 import com.example.identity.oauth.error.TokenResponses;
 
 /**

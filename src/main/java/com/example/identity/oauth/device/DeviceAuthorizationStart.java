@@ -12,7 +12,7 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 
 import com.example.identity.client.DatabaseRegisteredClientRepository;
-import com.example.identity.device.DeviceAuthorizations;
+import com.example.identity.deviceflow.DeviceAuthorizations;
 import com.example.identity.oauth.error.StandardError;
 import com.example.identity.oauth.token.ClientCredentialsChecks;
 

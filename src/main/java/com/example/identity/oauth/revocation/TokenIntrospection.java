@@ -16,10 +16,10 @@ import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.oauth.error.StandardError;
 import com.example.identity.oauth.token.RefreshTokens;
-import com.example.identity.token.ApiTokenValidator;
-import com.example.identity.token.ApiTokenValidator.TokenCheck;
-import com.example.identity.token.TokenKind;
-import com.example.identity.token.TokenOwner;
+import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenValidator.TokenCheck;
+import com.example.identity.apitoken.TokenKind;
+import com.example.identity.apitoken.TokenOwner;
 
 /**
  * {@code POST /oauth/introspect.php} (RFC 7662, decisions §12.3), plugged into Spring Authorization

@@ -16,9 +16,9 @@ import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.oauth.error.StandardError;
 import com.example.identity.oauth.token.RefreshTokenRecord;
 import com.example.identity.oauth.token.RefreshTokens;
-import com.example.identity.token.ApiToken;
-import com.example.identity.token.ApiTokenService;
-import com.example.identity.token.TokenKind;
+import com.example.identity.apitoken.ApiToken;
+import com.example.identity.apitoken.ApiTokenService;
+import com.example.identity.apitoken.TokenKind;
 
 /**
  * {@code POST /oauth/revoke.php} (RFC 7009, decisions §12.3), plugged into Spring Authorization Server's

@@ -18,9 +18,9 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 import com.example.identity.Endpoints;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.oauth.error.StandardError;
-import com.example.identity.token.ApiTokenValidator;
-import com.example.identity.token.ApiTokenValidator.TokenCheck;
-import com.example.identity.token.TokenKind;
+import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenValidator.TokenCheck;
+import com.example.identity.apitoken.TokenKind;
 
 /**
  * A {@code servidor} application calls {@code /oauth/introspect.php} with its own access token

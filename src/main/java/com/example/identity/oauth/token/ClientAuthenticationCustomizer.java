@@ -10,7 +10,7 @@ import com.example.identity.abuse.AuthenticatedClientFilter;
 import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.oauth.error.TokenResponses;
-import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenValidator;
 
 /**
  * Client authentication, shared by the endpoints where a client authenticates (token, revocation,

@@ -17,7 +17,7 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.oauth.store.DatabaseAuthorizationService;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * Access tokens of {@code /oauth/token.php} are API tokens (specification §2.5, decisions §5): 64 hex

@@ -21,7 +21,7 @@ import com.example.identity.common.Purge;
 import com.example.identity.consent.ConsentTokens;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.oauth.store.AuthorizationRecordRepository;
-import com.example.identity.token.ApiTokenService;
+import com.example.identity.apitoken.ApiTokenService;
 
 /**
  * The refresh tokens of decisions §12.4: made, found, rotated and revoked here. A token is 32

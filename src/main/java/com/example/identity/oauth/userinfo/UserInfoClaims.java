@@ -11,9 +11,9 @@ import org.springframework.security.oauth2.core.oidc.OidcUserInfo;
 import org.springframework.security.oauth2.server.authorization.oidc.authentication.OidcUserInfoAuthenticationToken;
 
 import com.example.identity.oidc.RequestedClaims;
-import com.example.identity.token.BearerTokenAuthentication;
-import com.example.identity.token.TokenKind;
-import com.example.identity.token.TokenOwner;
+import com.example.identity.apitoken.BearerTokenAuthentication;
+import com.example.identity.apitoken.TokenKind;
+import com.example.identity.apitoken.TokenOwner;
 
 /**
  * Step 2 of {@code /oauth/userinfo.php} (decisions §12.1), plugged into Spring Authorization Server's

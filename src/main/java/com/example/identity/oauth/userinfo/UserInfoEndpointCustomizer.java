@@ -5,7 +5,7 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.abuse.RateLimits;
-import com.example.identity.token.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenValidator;
 
 /**
  * OpenID Connect's UserInfo endpoint ({@code /oauth/userinfo.php}): the bearer token read and checked by the

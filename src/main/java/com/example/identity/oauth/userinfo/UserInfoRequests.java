@@ -16,9 +16,9 @@ import org.springframework.security.web.authentication.AuthenticationConverter;
 import com.example.identity.abuse.ClientAddress;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.abuse.RateLimits.Budget;
-import com.example.identity.token.ApiTokenValidator;
-import com.example.identity.token.ApiTokenValidator.TokenCheck;
-import com.example.identity.token.BearerTokenAuthentication;
+import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.apitoken.ApiTokenValidator.TokenCheck;
+import com.example.identity.apitoken.BearerTokenAuthentication;
 import com.example.identity.web.RequestId;
 
 /**

@@ -1,4 +1,4 @@
-package com.example.identity.device;
+package com.example.identity.deviceflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.apitoken;
 
 import static com.example.identity.support.ApiAssertions.assertApiError;
 import static com.example.identity.support.ApiAssertions.json;

@@ -1,4 +1,4 @@
-package com.example.identity.device;
+package com.example.identity.deviceflow;
 
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.apitoken;
 
 import java.sql.Timestamp;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.apitoken;
 
 import jakarta.persistence.Converter;
 

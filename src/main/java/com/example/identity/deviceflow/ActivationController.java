@@ -1,4 +1,4 @@
-package com.example.identity.device;
+package com.example.identity.deviceflow;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -48,7 +48,7 @@ import com.example.identity.consent.Consents;
 @Controller
 class ActivationController {
 
-    static final String VIEW = "device/activate";
+    static final String VIEW = "deviceflow/activate";
     /** What each scope lets an application see, as the page says it (the consent page's words). */
     private static final Map<String, String> SCOPES = Map.of(
             "openid", "Que eres tú: un identificador de tu cuenta en este servicio",

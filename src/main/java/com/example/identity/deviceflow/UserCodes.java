@@ -1,4 +1,4 @@
-package com.example.identity.device;
+package com.example.identity.deviceflow;
 
 import java.security.SecureRandom;
 import java.util.Locale;

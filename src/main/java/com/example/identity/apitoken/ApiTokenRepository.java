@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.apitoken;
 
 import java.time.Instant;
 import java.util.List;
@@ -21,7 +21,7 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
      * that client is revoked, by digest, in one round trip.
      */
     @Query("""
-            select new com.example.identity.token.ApiTokenRepository$Row(
+            select new com.example.identity.apitoken.ApiTokenRepository$Row(
                 t.id, t.kind, t.personalScope, t.clientId, t.scopes, t.authorizationId, t.userInfoClaims, t.createdAt, t.expiresAt, t.revokedAt,
                 t.lastUsedAt, u.id, u.primerNombre, u.correo, u.rol, u.enabled, c.revokedAt, u.emailVerified)
             from ApiToken t join UserAccount u on u.id = t.userId

@@ -1,4 +1,4 @@
-package com.example.identity.token;
+package com.example.identity.apitoken;
 
 import java.io.Serial;
 import java.io.Serializable;
