@@ -166,6 +166,8 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                     grants.add(client.getType().hasRedirectUri() ? AuthorizationGrantType.AUTHORIZATION_CODE
                             : AuthorizationGrantType.DEVICE_CODE);
                     grants.add(AuthorizationGrantType.REFRESH_TOKEN);
+                    // a player's game asks for tickets for its owner's game servers (decisions §25)
+                    grants.add(AuthorizationGrantType.TOKEN_EXCHANGE);
                 })
                 .redirectUris(uris -> {
                     if (client.getRedirectUri() != null) {

@@ -54,6 +54,9 @@ import com.example.identity.oauth.token.ReferenceAccessTokenGenerator;
 import com.example.identity.oauth.token.RefreshTokenExchange;
 import com.example.identity.oauth.token.RefreshTokenGenerator;
 import com.example.identity.oauth.token.RefreshTokens;
+import com.example.identity.oauth.token.TicketExchange;
+import com.example.identity.oauth.token.TicketGenerator;
+import com.example.identity.oauth.token.TicketSettings;
 import com.example.identity.oauth.token.TokenEndpointCustomizer;
 import com.example.identity.oauth.token.TokenRequestConverter;
 import com.example.identity.oauth.userinfo.UserInfoEndpointCustomizer;
@@ -70,7 +73,8 @@ import com.example.identity.apitoken.ApiTokenValidator;
  * revocation and introspection ({@link RevocationIntrospectionCustomizer}), the authorization endpoint
  * ({@link AuthorizationEndpointCustomizer}), UserInfo ({@link UserInfoEndpointCustomizer}), discovery and the key
  * set ({@link MetadataEndpointsCustomizer}). The beans below are the steps they plug in; hex access tokens
- * ({@link ReferenceAccessTokenGenerator}) and id_token claims ({@link IdTokenClaims}) are the token generator's.
+ * ({@link ReferenceAccessTokenGenerator}), id_token claims ({@link IdTokenClaims}) and the tickets for game servers
+ * ({@link TicketGenerator}) are the token generator's.
  */
 @Configuration(proxyBeanMethods = false)
 class AuthorizationServerConfig {
@@ -171,6 +175,16 @@ class AuthorizationServerConfig {
         return new DeviceCodeExchange(devices, authorizations, accounts, tokenGenerator, signingKeys, transactions, clock);
     }
 
+    /**
+     * The ticket grant (RFC 8693 token exchange, decisions §25): a game's ticket for one of its owner's servers,
+     * from the player's access token; a provider bean like the ones above.
+     */
+    @Bean
+    TicketExchange ticketExchange(ApiTokenValidator tokens, RegisteredClientRepository clients,
+            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys) {
+        return new TicketExchange(tokens, clients, tokenGenerator, signingKeys);
+    }
+
     /** The device authorization endpoint's step (RFC 8628 §3.1): a run started for a device application. */
     @Bean
     DeviceAuthorizationStart deviceAuthorizationStart(DeviceAuthorizations devices) {
@@ -235,13 +249,16 @@ class AuthorizationServerConfig {
                 .build();
     }
 
-    /** 64-hex access tokens stored as API tokens, and RS256 id_tokens with this service's claims. */
+    /**
+     * 64-hex access tokens stored as API tokens, refresh tokens, RS256 id_tokens with this service's claims, and
+     * the tickets for game servers (RS256 too, with the same keys).
+     */
     @Bean
     OAuth2TokenGenerator<OAuth2Token> tokenGenerator(JwtEncoder jwtEncoder, ApiTokenService tokens,
-            RefreshTokens refreshTokens, Clock clock) {
+            RefreshTokens refreshTokens, TicketSettings tickets, Clock clock) {
         var idTokens = new JwtGenerator(jwtEncoder);
         idTokens.setJwtCustomizer(new IdTokenClaims());
         return new DelegatingOAuth2TokenGenerator(new ReferenceAccessTokenGenerator(tokens, clock),
-                new RefreshTokenGenerator(refreshTokens), idTokens);
+                new RefreshTokenGenerator(refreshTokens), idTokens, new TicketGenerator(jwtEncoder, tickets, clock));
     }
 }

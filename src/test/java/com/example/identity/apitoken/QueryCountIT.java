@@ -223,4 +223,36 @@ class QueryCountIT {
         assertThat(new long[] {authorizeTransactions[1], authorizeTransactions[2]})
                 .as("the session's read in its transaction; the code's INSERT commits by itself").containsOnly(1L);
     }
+
+    /**
+     * A ticket for a game server (decisions §25) is a hot path, one per match join: once the player's token and the
+     * two applications are in their caches, a ticket reads nothing and writes nothing (the token's last use is
+     * stamped at most once a minute, as at UserInfo).
+     */
+    @Test
+    void aTicketCostsNoStatementOnceTheTokenAndTheApplicationsAreCached() {
+        long dev = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var game = com.example.identity.support.FirstParty.register(clients, dev, "T", "https://t.example/cb");
+        var server = clients.register(dev, "S", null, java.util.List.of(), com.example.identity.client.ClientType.SERVER);
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+        var redirect = web.get("/oauth/authorize.php?response_type=code&client_id=" + game.clientId()
+                + "&redirect_uri=https%3A%2F%2Ft.example%2Fcb&scope=openid&state=s");
+        String code = UriComponentsBuilder.fromUriString(WebClient.location(redirect)).build().getQueryParams().getFirst("code");
+        var exchanged = web.postForm("/oauth/token.php", Map.of("grant_type", "authorization_code", "code", code,
+                "redirect_uri", game.redirectUri(), "client_id", game.clientId(), "client_secret", game.clientSecret()));
+        String token = com.example.identity.support.ApiAssertions.json(exchanged).get("access_token").asString();
+        Map<String, String> ticket = Map.of("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange",
+                "subject_token", token, "subject_token_type", "urn:ietf:params:oauth:token-type:access_token",
+                "audience", server.clientId(), "client_id", game.clientId(), "client_secret", game.clientSecret());
+        assertThat(web.postForm("/oauth/token.php", ticket).statusCode()).isEqualTo(200);
+
+        clear();
+        for (int i = 0; i < 20; i++) {
+            assertThat(web.postForm("/oauth/token.php", ticket).statusCode()).isEqualTo(200);
+        }
+        assertThat(queries()).as("cached: no query at all").isZero();
+        assertThat(COMMITS.get()).as("and no transaction").isZero();
+        assertThat(NOTIFIES.get()).isZero();
+    }
 }

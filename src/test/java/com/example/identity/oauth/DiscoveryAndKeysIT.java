@@ -25,7 +25,8 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
         assertThat(strings(doc, "scopes_supported")).containsExactly("openid", "email", "profile", "offline_access");
         assertThat(strings(doc, "response_types_supported")).containsExactly("code");
         assertThat(strings(doc, "grant_types_supported")).containsExactly("authorization_code", "refresh_token",
-                "urn:ietf:params:oauth:grant-type:device_code", "client_credentials");
+                "urn:ietf:params:oauth:grant-type:device_code", "client_credentials",
+                "urn:ietf:params:oauth:grant-type:token-exchange");
         assertThat(strings(doc, "subject_types_supported")).containsExactly("public");
         assertThat(strings(doc, "id_token_signing_alg_values_supported")).containsExactly("RS256");
         assertThat(strings(doc, "token_endpoint_auth_methods_supported"))

@@ -8,8 +8,8 @@ import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
 
 /**
- * An error of what decisions §12 and §16 added for standard client libraries (the refresh and device code
- * grants after the client checks, {@code /oauth/revoke.php}, {@code /oauth/introspect.php},
+ * An error of what decisions §12, §16 and §25 added for standard client libraries (the refresh, device code
+ * and ticket grants after the client checks, {@code /oauth/revoke.php}, {@code /oauth/introspect.php},
  * {@code /oauth/device.php}): RFC 6749 §5.2's
  * {@code {"error": <standard code>, "error_description": <Spanish text>}}, written by {@link TokenResponses}.
  * The legacy errors of the code exchange stay {@link TokenError}s.
@@ -40,6 +40,16 @@ public final class StandardError extends OAuth2AuthenticationException {
 
     public static StandardError invalidClient(String description) {
         return new StandardError(HttpStatus.UNAUTHORIZED, OAuth2ErrorCodes.INVALID_CLIENT, description);
+    }
+
+    /** RFC 8693 §2.2.2: the server will not issue a token for the {@code audience} or {@code resource} asked for. */
+    public static StandardError invalidTarget(String description) {
+        return new StandardError(HttpStatus.BAD_REQUEST, "invalid_target", description);
+    }
+
+    /** No signing key is usable (decisions §7): a token that must be signed cannot be issued. */
+    public static StandardError noSigningKey(String description) {
+        return new StandardError(HttpStatus.INTERNAL_SERVER_ERROR, OAuth2ErrorCodes.SERVER_ERROR, description);
     }
 
     public static StandardError unauthorizedClient(String description) {

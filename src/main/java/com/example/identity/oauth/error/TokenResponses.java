@@ -14,6 +14,7 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AccessTokenAuthenticationToken;
 import org.springframework.security.web.authentication.AuthenticationFailureHandler;
@@ -25,7 +26,9 @@ import com.example.identity.common.JsonContent;
 
 /**
  * What {@code /oauth/token.php} writes: the token response of specification §2.5 (exactly
- * {@code access_token}, {@code token_type}, {@code expires_in} and, with {@code openid}, {@code id_token}),
+ * {@code access_token}, {@code token_type}, {@code expires_in} and, with {@code openid}, {@code id_token}; a
+ * ticket's, decisions §25: {@code access_token}, {@code issued_token_type}, {@code token_type} {@code N_A},
+ * {@code expires_in}),
  * and the {@code {"error": ...}} bodies of {@link TokenError}. Both with {@code Cache-Control: no-store}.
  */
 public class TokenResponses implements AuthenticationSuccessHandler, AuthenticationFailureHandler {
@@ -44,7 +47,16 @@ public class TokenResponses implements AuthenticationSuccessHandler, Authenticat
         OAuth2AccessToken accessToken = result.getAccessToken();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("access_token", accessToken.getTokenValue());
-        body.put("token_type", "Bearer");
+        Object issuedTokenType = result.getAdditionalParameters().get(OAuth2ParameterNames.ISSUED_TOKEN_TYPE);
+        if (issuedTokenType != null) {
+            // a token exchange (RFC 8693 §2.2.1) names what it issued; a ticket for a game server is no access
+            // token, so its token_type is N_A (decisions §25)
+            body.put("issued_token_type", issuedTokenType);
+            body.put("token_type", "N_A");
+        }
+        else {
+            body.put("token_type", "Bearer");
+        }
         body.put("expires_in", accessToken.getExpiresAt().getEpochSecond() - accessToken.getIssuedAt().getEpochSecond());
         if (result.getRefreshToken() != null) {
             body.put("refresh_token", result.getRefreshToken().getTokenValue());

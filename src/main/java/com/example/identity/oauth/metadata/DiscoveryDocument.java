@@ -9,11 +9,13 @@ import org.springframework.security.oauth2.server.authorization.oidc.OidcProvide
 import com.example.identity.Endpoints;
 import com.example.identity.oauth.authorize.AuthenticationRequestFilter;
 import com.example.identity.oauth.token.DeviceCodeRequests;
+import com.example.identity.oauth.token.TicketRequests;
 
 /**
  * {@code /.well-known/openid-configuration} says exactly what this server does, nothing more (decisions §12):
  * the authorization, token, UserInfo, revocation, introspection, device authorization and end-session
- * endpoints at their {@code .php} paths and the JWKS; the code flow, refresh tokens and the device grant;
+ * endpoints at their {@code .php} paths and the JWKS; the code flow, refresh tokens, the device grant, the client
+ * credentials of game servers and the token exchange of their tickets;
  * {@code client_secret_basic}, {@code client_secret_post} and {@code none} (native and device applications);
  * PKCE with {@code S256}; RS256 id_tokens with the claims they can carry; the authorization request's
  * parameters ({@code prompt}, {@code display}, {@code claims}, {@code acr_values}) and, as {@code false},
@@ -39,9 +41,10 @@ public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Bui
                     "scopes_supported", List.of("openid", "email", "profile", "offline_access"),
                     "response_types_supported", List.of("code"),
                     "response_modes_supported", List.of("query"),
-                    // client_credentials: servidor applications only (decisions §21)
+                    // client_credentials: servidor applications only (decisions §21); token exchange: the tickets
+                    // for game servers, asked for by the other types (§25)
                     "grant_types_supported", List.of("authorization_code", "refresh_token",
-                            DeviceCodeRequests.GRANT_TYPE, "client_credentials"),
+                            DeviceCodeRequests.GRANT_TYPE, "client_credentials", TicketRequests.GRANT_TYPE),
                     "subject_types_supported", List.of("public"),
                     "id_token_signing_alg_values_supported", List.of("RS256")));
             // "none": native and device applications are public clients (decisions §16)

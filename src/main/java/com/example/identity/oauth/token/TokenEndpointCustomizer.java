@@ -12,10 +12,11 @@ import com.example.identity.oauth.error.TokenResponses;
 
 /**
  * The token endpoint ({@code /oauth/token.php}), every grant: the method check ({@link TokenEndpointMethodCheck},
- * before the CSRF filter), the refresh and device code requests beside Spring Authorization Server's code
- * request, the four grants' providers ({@link AuthorizationCodeExchange}: redirect URI, revoked, code, used,
+ * before the CSRF filter), the refresh, device code and ticket requests beside Spring Authorization Server's
+ * code request, the five grants' providers ({@link AuthorizationCodeExchange}: redirect URI, revoked, code, used,
  * expired, key, PKCE; {@link RefreshTokenExchange}; {@link DeviceCodeExchange}; Spring Authorization Server's
- * own client credentials provider for {@code servidor} applications) and the answers
+ * own client credentials provider for {@code servidor} applications; {@link TicketExchange}, the tickets for game
+ * servers) and the answers
  * ({@link TokenResponses}). Applied first: {@link ClientAuthenticationCustomizer} places its filter before the
  * method check.
  */
@@ -26,14 +27,16 @@ public class TokenEndpointCustomizer {
     private final RefreshTokenExchange refreshExchange;
     private final DeviceCodeExchange deviceExchange;
     private final ClientCredentialsGrant clientCredentials;
+    private final TicketExchange tickets;
     private final TokenResponses responses;
 
     TokenEndpointCustomizer(AuthorizationCodeExchange codeExchange, RefreshTokenExchange refreshExchange,
-            DeviceCodeExchange deviceExchange, OAuth2AuthorizationService authorizations,
+            DeviceCodeExchange deviceExchange, TicketExchange tickets, OAuth2AuthorizationService authorizations,
             OAuth2TokenGenerator<OAuth2Token> tokenGenerator, TokenResponses responses) {
         this.codeExchange = codeExchange;
         this.refreshExchange = refreshExchange;
         this.deviceExchange = deviceExchange;
+        this.tickets = tickets;
         this.clientCredentials = new ClientCredentialsGrant(authorizations, tokenGenerator);
         this.responses = responses;
     }
@@ -44,12 +47,14 @@ public class TokenEndpointCustomizer {
                 .tokenEndpoint(token -> token
                     .accessTokenRequestConverter(new RefreshTokenRequests())
                     .accessTokenRequestConverter(new DeviceCodeRequests())
+                    .accessTokenRequestConverter(new TicketRequests())
                     .authenticationProviders(providers -> {
                         providers.clear();
                         providers.add(codeExchange);
                         providers.add(refreshExchange);
                         providers.add(deviceExchange);
                         providers.add(clientCredentials);
+                        providers.add(tickets);
                     })
                     .accessTokenResponseHandler(responses)
                     .errorResponseHandler(responses)))

@@ -67,7 +67,9 @@ public class TokenRequestConverter {
     static final String REFRESH_TOKEN = "refresh_token";
     static final String CLIENT_CREDENTIALS = AuthorizationGrantType.CLIENT_CREDENTIALS.getValue();
     private static final Set<String> GRANT_TYPES = Set.of(AUTHORIZATION_CODE, REFRESH_TOKEN,
-            DeviceCodeRequests.GRANT_TYPE, CLIENT_CREDENTIALS);
+            DeviceCodeRequests.GRANT_TYPE, CLIENT_CREDENTIALS, TicketRequests.GRANT_TYPE);
+    /** The grants that only some types of application are registered for ({@link #clientGrantCheck}). */
+    private static final Set<String> GRANTS_OF_SOME_TYPES = Set.of(CLIENT_CREDENTIALS, TicketRequests.GRANT_TYPE);
     /** What every grant sends once at most, checked with the client (the grant's own parameters after it). */
     private static final List<String> CLIENT_PARAMETERS = List.of(OAuth2ParameterNames.GRANT_TYPE,
             OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET);
@@ -82,7 +84,7 @@ public class TokenRequestConverter {
         MultiValueMap<String, String> form = formParameters(request);
         String grantType = grantTypeCheck(form);
         BasicCredentials basic = basicCredentials(request);
-        serverGrantCheck(grantType, basic, form);
+        clientGrantCheck(grantType, basic, form);
         // a public (native) application sends its client_id and no secret (decisions §16); for any other
         // client a missing secret stays the legacy "Faltan parámetros obligatorios", in the legacy order
         String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
@@ -126,9 +128,9 @@ public class TokenRequestConverter {
     }
 
     /**
-     * {@code grant_type} must be {@code authorization_code}, {@code refresh_token} (decisions §12.5) or
-     * {@code urn:ietf:params:oauth:grant-type:device_code} (decisions §16): else
-     * {@code grant_type inválido}.
+     * {@code grant_type} must be {@code authorization_code}, {@code refresh_token} (decisions §12.5),
+     * {@code urn:ietf:params:oauth:grant-type:device_code} (decisions §16), {@code client_credentials} (§21) or
+     * {@code urn:ietf:params:oauth:grant-type:token-exchange} (§25): else {@code grant_type inválido}.
      *
      * @return the grant type
      */
@@ -144,19 +146,22 @@ public class TokenRequestConverter {
     }
 
     /**
-     * {@code client_credentials} is a grant of {@code servidor} applications only (decisions §21): for any other
-     * client, or none, it stays what it always was at this endpoint, {@code grant_type inválido}, the first
-     * refusal of the legacy order, so no existing client sees a new answer. Whether the client id names a
-     * server is one lookup in the clients' cache; its secret is checked later, as for every grant.
+     * Two grants belong to some types of application only, as their registrations say
+     * ({@code DatabaseRegisteredClientRepository}): {@code client_credentials} to {@code servidor} applications
+     * (decisions §21), the token exchange of tickets to {@code web}, {@code nativa} and {@code dispositivo} ones
+     * (§25: a server asks for no ticket). For any other client, or none, such a grant stays what it always was at
+     * this endpoint, {@code grant_type inválido}, the first refusal of the legacy order, so no existing client sees
+     * a new answer. Whether the client id names such an application is one lookup in the clients' cache; its
+     * secret is checked later, as for every grant.
      */
-    private void serverGrantCheck(String grantType, @Nullable BasicCredentials basic, MultiValueMap<String, String> form) {
-        if (!CLIENT_CREDENTIALS.equals(grantType)) {
+    private void clientGrantCheck(String grantType, @Nullable BasicCredentials basic, MultiValueMap<String, String> form) {
+        if (!GRANTS_OF_SOME_TYPES.contains(grantType)) {
             return;
         }
         String clientId = basic != null ? basic.clientId() : form.getFirst(OAuth2ParameterNames.CLIENT_ID);
         RegisteredClient client = clientId == null || clientId.isEmpty() || clientId.length() > 100 ? null
                 : clients.findByClientId(clientId);
-        if (client == null || !DatabaseRegisteredClientRepository.isServer(client)) {
+        if (client == null || !client.getAuthorizationGrantTypes().contains(new AuthorizationGrantType(grantType))) {
             throw TokenError.INVALID_GRANT_TYPE.exception();
         }
     }

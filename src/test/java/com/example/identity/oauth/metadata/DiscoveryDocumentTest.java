@@ -58,7 +58,8 @@ class DiscoveryDocumentTest {
         assertThat(document).containsEntry("response_types_supported", List.of("code"))
                 .containsEntry("response_modes_supported", List.of("query"))
                 .containsEntry("grant_types_supported", List.of("authorization_code", "refresh_token",
-                        "urn:ietf:params:oauth:grant-type:device_code", "client_credentials"))
+                        "urn:ietf:params:oauth:grant-type:device_code", "client_credentials",
+                        "urn:ietf:params:oauth:grant-type:token-exchange"))
                 .containsEntry("code_challenge_methods_supported", List.of("S256"))
                 .containsEntry("token_endpoint_auth_methods_supported",
                         List.of("client_secret_basic", "client_secret_post", "none"))
