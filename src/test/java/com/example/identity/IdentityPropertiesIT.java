@@ -30,6 +30,8 @@ class IdentityPropertiesIT {
             "identity.rate-limit.unknown-tokens-per-minute=0 | identity.rateLimit.unknownTokensPerMinute | greater than or equal to 1",
             "identity.mfa.required-roles=admin,developer | identity.mfa.requiredRoles | must be a role: user, developer_api or admin",
             "identity.mfa.required-roles=Admin | identity.mfa.requiredRoles | must be a role: user, developer_api or admin",
+            "identity.tickets.ttl=301s | identity.tickets.ttl | must be between 1s and 300s",
+            "identity.tickets.ttl=0s | identity.tickets.ttl | must be between 1s and 300s",
     })
     void badSettingStopsTheStartNamingTheProperty(String setting, String property, String reason, CapturedOutput output) {
         assertThatThrownBy(() -> start(setting)).isInstanceOf(Exception.class);
@@ -70,6 +72,7 @@ class IdentityPropertiesIT {
             assertThat(properties.authorizationCode().ttl()).hasMinutes(10);
             assertThat(properties.accessToken().ttl()).hasHours(1);
             assertThat(properties.signingKey().location()).isNull();
+            assertThat(context.getBean(com.example.identity.oauth.token.TicketSettings.class).ttl()).hasSeconds(60);
         }
     }
 

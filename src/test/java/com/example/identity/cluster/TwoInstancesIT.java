@@ -122,6 +122,11 @@ class TwoInstancesIT {
 
     /** A whole authorization code flow with scope openid at {@code node}; returns the id_token. */
     static String idTokenFrom(int node, ClientService.NewCredentials client, WebClient user) {
+        return tokensFrom(node, client, user).get("id_token").asString();
+    }
+
+    /** A whole authorization code flow with scope openid at {@code node}; returns the token endpoint's answer. */
+    static tools.jackson.databind.JsonNode tokensFrom(int node, ClientService.NewCredentials client, WebClient user) {
         var web = user.at(cluster.port(node));
         Map<String, String> query = new LinkedHashMap<>();
         query.put("response_type", "code");
@@ -135,7 +140,7 @@ class TwoInstancesIT {
                 .getFirst("code");
         var tokens = web.postForm("/oauth/token.php", OAuthForms.codeExchange(client, code));
         assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
-        return JSON.readTree(tokens.body()).get("id_token").asString();
+        return JSON.readTree(tokens.body());
     }
 
     static boolean verifies(String idToken, JWKSet jwks) throws Exception {
@@ -350,6 +355,61 @@ class TwoInstancesIT {
                 "X-CSRF-TOKEN", owner.csrfFrom("/dashboard/developer.php"));
         assertThat(revoked.body()).isEqualTo("{\"ok\":true}");
         assertThat(within(() -> userinfo(1, issued.value()) == 401)).isLessThan(Duration.ofSeconds(1));
+    }
+
+    // ---- tickets for game servers (decisions §25) -----------------------------------------------------
+
+    static ClientService.NewCredentials newGameServer() {
+        long owner = cluster.bean(0, AccountService.class).findByEmail("dev@example.com").orElseThrow().getId();
+        return cluster.bean(0, ClientService.class).register(owner, "Servidor", null, List.of(),
+                com.example.identity.client.ClientType.SERVER);
+    }
+
+    /** {@code game} asks {@code node} for a ticket for {@code server} with the player's {@code subjectToken}. */
+    static java.net.http.HttpResponse<String> ticketAt(int node, ClientService.NewCredentials game, String subjectToken,
+            String server) {
+        return new WebClient(cluster.port(node)).postForm("/oauth/token.php", Map.of(
+                "grant_type", "urn:ietf:params:oauth:grant-type:token-exchange", "subject_token", subjectToken,
+                "subject_token_type", "urn:ietf:params:oauth:token-type:access_token", "audience", server,
+                "client_id", game.clientId(), "client_secret", game.clientSecret()));
+    }
+
+    @Test
+    void aTicketFromEitherInstanceIsAcceptedByAGameServerReadingTheOthersJwks() throws Exception {
+        var game = newClient();
+        var server = newGameServer();
+        String playersToken = tokensFrom(0, game, loggedInUser(0)).get("access_token").asString();
+        String issuer = cluster.bean(0, IdentityProperties.class).issuerUrl();
+
+        for (int node = 0; node < 2; node++) {
+            var answer = ticketAt(node, game, playersToken, server.clientId());
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            String ticket = JSON.readTree(answer.body()).get("access_token").asString();
+            int other = 1 - node;
+            var gameServer = new com.example.identity.support.GameServer(issuer,
+                    java.net.URI.create("http://localhost:" + cluster.port(other) + "/oauth/jwks.json"), server.clientId(),
+                    java.time.Instant::now);
+            assertThat(gameServer.accept(ticket).getStringClaim("azp")).as("node %d's ticket, node %d's keys", node, other)
+                    .isEqualTo(game.clientId());
+        }
+    }
+
+    @Test
+    void aTokenRevokedOnOneInstanceGetsNoTicketOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        var game = newClient();
+        var server = newGameServer();
+        String playersToken = tokensFrom(0, game, loggedInUser(0)).get("access_token").asString();
+        assertThat(ticketAt(1, game, playersToken, server.clientId()).statusCode()).as("cached at B").isEqualTo(200);
+
+        var revoked = new WebClient(cluster.port(0)).postForm("/oauth/revoke.php", Map.of("token", playersToken,
+                "client_id", game.clientId(), "client_secret", game.clientSecret()));
+        assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(200);
+
+        assertThat(within(() -> ticketAt(1, game, playersToken, server.clientId()).statusCode() == 400))
+                .isLessThan(Duration.ofSeconds(1));
+        assertThat(ticketAt(1, game, playersToken, server.clientId()).body()).isEqualTo("{\"error\":\"invalid_grant\","
+                + "\"error_description\":\"subject_token invalido, caducado, revocado o de otra aplicacion\"}");
     }
 
     @Test

@@ -44,12 +44,15 @@ public final class GameServer {
     private final Map<String, Instant> acceptedUntil = new ConcurrentHashMap<>();
     private final Supplier<Instant> now;
 
-    /** A server of client_id {@code serverClientId}, on its own clock. */
-    public GameServer(String issuer, String serverClientId, Supplier<Instant> now) {
+    /**
+     * A server of client_id {@code serverClientId}, on its own clock, fetching the key set from {@code jwksUri}
+     * (the page's {@code issuer + "/oauth/jwks.json"}; another address when a test's instance is not at its issuer).
+     */
+    public GameServer(String issuer, URI jwksUri, String serverClientId, Supplier<Instant> now) {
         this.now = now;
         JWKSource<SecurityContext> keys;
         try {
-            keys = JWKSourceBuilder.create(URI.create(issuer + "/oauth/jwks.json").toURL()).build();
+            keys = JWKSourceBuilder.create(jwksUri.toURL()).build();
         }
         catch (MalformedURLException e) {
             throw new IllegalArgumentException(e);
@@ -64,6 +67,11 @@ public final class GameServer {
                 return Date.from(now.get());
             }
         });
+    }
+
+    /** A server on its own clock, with the service's key set at {@code issuer + "/oauth/jwks.json"}. */
+    public GameServer(String issuer, String serverClientId, Supplier<Instant> now) {
+        this(issuer, URI.create(issuer + "/oauth/jwks.json"), serverClientId, now);
     }
 
     /** A server whose clock is this machine's, as on the page. */
