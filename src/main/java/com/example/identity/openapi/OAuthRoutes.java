@@ -20,7 +20,7 @@ import com.example.identity.Endpoints;
 /**
  * The routes that no controller serves, so that springdoc cannot see them: Spring Authorization Server's
  * endpoints are filters of the authorization server chain (oauth/), and so are the discovery document and the
- * key set. Each is written here from the contract (specification §3, decisions §1, §2, §12, §16), with its
+ * key set. Each is written here from the contract (specification §3, decisions §1, §2, §12, §16, §21, §25), with its
  * fields and its answers; the Spanish legacy errors of the token endpoint are examples of exact bodies.
  * {@code OpenApiDocumentIT} checks every one against the running service.
  */
@@ -37,18 +37,30 @@ final class OAuthRoutes {
         authorizePost.setParameters(null);
         paths.addPathItem(Endpoints.AUTHORIZE, new PathItem().get(authorizeGet).post(authorizePost));
 
-        Operation token = operation("Intercambia un código, un refresh token o un device_code por tokens; un servidor pide el suyo",
-                "Credenciales del cliente en el cuerpo (client_secret_post) o con HTTP Basic. Errores del código en "
-                        + "castellano (contrato heredado); los grants nuevos usan códigos RFC 6749 §5.2 con error_description.");
+        Operation token = operation("Intercambia un código, un refresh token o un device_code por tokens; un servidor pide el suyo; "
+                        + "un juego pide un ticket para un servidor",
+                "Credenciales del cliente en el cuerpo (client_secret_post) o con HTTP Basic (una aplicación nativa o de "
+                        + "dispositivo: solo client_id). Errores del código en castellano (contrato heredado); los grants nuevos "
+                        + "usan códigos RFC 6749 §5.2 con error_description. Tickets (RFC 8693, intercambio de token): una "
+                        + "aplicación web, nativa o de dispositivo cambia el token de acceso de un jugador, emitido a ella, por un "
+                        + "JWT (typ ticket+jwt) para un servidor de juego de su mismo propietario, que lo verifica sin llamar "
+                        + "aquí con las claves de /oauth/jwks.json.");
         token.requestBody(Docs.form(List.of(required("grant_type",
-                "authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code o client_credentials "
-                        + "(solo aplicaciones de tipo servidor)"),
+                "authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code, client_credentials "
+                        + "(solo aplicaciones de tipo servidor) o urn:ietf:params:oauth:grant-type:token-exchange (tickets; "
+                        + "aplicaciones web, nativas y de dispositivo)"),
                 field("code", "El código recibido"), field("redirect_uri", "La misma de la petición"),
                 field("client_id", "Identificador del cliente"), field("client_secret", "Secreto (clientes confidenciales)"),
                 field("code_verifier", "PKCE (obligatorio en aplicaciones nativas)"), field("refresh_token", "Refresh token"),
                 field("device_code", "device_code del flujo de dispositivo"),
-                field("scope", "client_credentials: ninguno (un servidor no pide alcances)"))));
-        token.getResponses().addApiResponse("200", Docs.json("access_token, token_type, expires_in, scope, refresh_token, id_token"));
+                field("subject_token", "Tickets: el token de acceso del jugador, emitido a esta aplicación"),
+                field("subject_token_type", "Tickets: urn:ietf:params:oauth:token-type:access_token"),
+                field("audience", "Tickets: el client_id del servidor de juego (tipo servidor, mismo propietario), uno solo"),
+                field("requested_token_type", "Tickets: opcional, urn:ietf:params:oauth:token-type:jwt"),
+                field("scope", "client_credentials y tickets: ninguno (un servidor no pide alcances; un ticket no lleva)"))));
+        token.getResponses().addApiResponse("200", Docs.json("access_token, token_type, expires_in, scope, refresh_token, "
+                + "id_token; un ticket: {\"access_token\":\"<JWT>\",\"issued_token_type\":\"urn:ietf:params:oauth:token-type:jwt\","
+                + "\"token_type\":\"N_A\",\"expires_in\":60}"));
         for (String error : List.of("grant_type inválido", "Faltan parámetros obligatorios", "redirect_uri no coincide con el registrado",
                 "Código de autorización inválido", "Código ya utilizado", "Código expirado")) {
             oauthError(token.getResponses(), "400", error, null);
@@ -58,6 +70,9 @@ final class OAuthRoutes {
         }
         oauthError(token.getResponses(), "400", "invalid_grant", "El refresh token no es válido");
         oauthError(token.getResponses(), "400", "invalid_scope", "Una aplicacion de tipo servidor no pide alcances");
+        oauthError(token.getResponses(), "400", "invalid_target",
+                "audience debe ser el client_id de una aplicacion de tipo servidor del mismo propietario");
+        oauthError(token.getResponses(), "400", "invalid_grant", "subject_token invalido, caducado, revocado o de otra aplicacion");
         oauthError(token.getResponses(), "500", "oidc_key_missing", null);
         oauthError(token.getResponses(), "503", "Servicio no disponible", null);
         paths.addPathItem(Endpoints.TOKEN, new PathItem().post(token));

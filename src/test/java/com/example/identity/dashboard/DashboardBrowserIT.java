@@ -168,7 +168,13 @@ class DashboardBrowserIT extends BrowserTest {
         String secret = browser.findElement(By.id("client-secret")).getText();
         assertThat(browser.findElement(By.cssSelector("#server-help .server-example")).getText())
                 .containsPattern("curl -s -u " + server + ":TU_CLIENT_SECRET \\S+/oauth/token.php -d grant_type=client_credentials")
-                .containsPattern("-H \"Authorization: Bearer TOKEN_DEL_SERVIDOR\" \\S+/oauth/introspect.php -d token=");
+                .containsPattern("-H \"Authorization: Bearer TOKEN_DEL_SERVIDOR\" \\S+/oauth/introspect.php -d token=")
+                // the tickets its owner's games get for it (decisions §25), and how it checks them offline
+                .contains("-d grant_type=urn:ietf:params:oauth:grant-type:token-exchange -d audience=" + server)
+                .contains("typ = ticket+jwt").contains("aud = " + server)
+                .contains("guarda cada jti aceptado hasta su exp");
+        assertThat(browser.findElement(By.cssSelector("#server-help .server-tickets")).getText())
+                .containsPattern("un JWT typ ticket\\+jwt que comprueba con las claves de \\S+/oauth/jwks.json; guarda cada jti");
         Chromium.screenshot(browser, "dashboard-server-new");
         var granted = new WebClient(port).postForm("/oauth/token.php", java.util.Map.of("grant_type", "client_credentials",
                 "client_id", server, "client_secret", secret));

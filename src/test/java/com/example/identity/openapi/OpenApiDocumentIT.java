@@ -88,6 +88,22 @@ class OpenApiDocumentIT {
         assertThat(admin.get("/swagger-ui/index.html").statusCode()).isEqualTo(404);
     }
 
+    /** Decisions §25: the token endpoint's ticket grant, its fields and its refusals. */
+    @Test
+    void theTokenEndpointDescribesTicketsForGameServers() {
+        JsonNode token = document.at("/paths/~1oauth~1token.php/post");
+        JsonNode fields = token.at("/requestBody/content/application~1x-www-form-urlencoded/schema/properties");
+        assertThat(fields.propertyNames()).contains("subject_token", "subject_token_type", "audience", "requested_token_type");
+        assertThat(fields.at("/grant_type/description").asString()).contains("urn:ietf:params:oauth:grant-type:token-exchange");
+        assertThat(token.at("/responses/200/description").asString()).contains("\"token_type\":\"N_A\"");
+        List<String> refusals = new ArrayList<>();
+        token.at("/responses/400/content/application~1json/examples").valueStream()
+                .forEach(example -> refusals.add(example.get("value").toString()));
+        assertThat(refusals).contains("{\"error\":\"invalid_target\",\"error_description\":\"audience debe ser el client_id de "
+                + "una aplicacion de tipo servidor del mismo propietario\"}", "{\"error\":\"invalid_grant\",\"error_description\":"
+                + "\"subject_token invalido, caducado, revocado o de otra aplicacion\"}");
+    }
+
     @Test
     void everyServedRouteIsDocumented() throws Exception {
         TreeMap<String, Set<String>> served = new TreeMap<>();
