@@ -52,6 +52,7 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
  * <li>{@code password-login}: 8 users from no session: authorize → login form → POST → authorize →
  * code → token → id_token check. Argon2id dominates it.</li>
  * </ul>
+ * Then {@code refresh}, {@code client-credentials} and {@code tickets} (16 users each; see each scenario).
  * Users {@code bench001..bench050@example.com} and the client {@code bench-app} come from the service's
  * {@code bench} profile. All traffic goes to {@code bench.url} (127.0.0.1).
  */
@@ -187,6 +188,41 @@ public class IdentitySimulation extends Simulation {
                             .formParam("grant_type", "client_credentials")
                             .check(status().is(200), jsonPath("$.access_token").exists())));
 
+    /** The checks a game server makes of a ticket (docs/game-servers.md), but the replay store's. */
+    boolean verifyTicket(String ticket) {
+        try {
+            SignedJWT jwt = SignedJWT.parse(ticket);
+            RSAKey key = (RSAKey) jwks.getKeyByKeyId(jwt.getHeader().getKeyID());
+            var claims = jwt.getJWTClaimsSet();
+            return key != null && "RS256".equals(jwt.getHeader().getAlgorithm().getName())
+                    && "ticket+jwt".equals(jwt.getHeader().getType().getType()) && jwt.verify(new RSASSAVerifier(key))
+                    && BASE.equals(claims.getIssuer()) && claims.getAudience().equals(List.of(SERVER_ID))
+                    && claims.getExpirationTime().after(new Date());
+        }
+        catch (Exception e) {
+            return false;
+        }
+    }
+
+    /**
+     * Games asking for tickets for their game server (decisions §25, issue 43: one per match join, no database
+     * work): the benchmark application exchanges its players' access tokens (the 50 of {@code userinfo}) for
+     * tickets for {@code bench-server}, each checked as a game server checks it (RS256 against the JWKS, typ,
+     * iss, aud, exp).
+     */
+    ScenarioBuilder tickets = scenario("tickets")
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    exec(session -> session.set("token", accessTokens.get(Math.floorMod(
+                            (int) (System.nanoTime() ^ session.userId()), accessTokens.size()))))
+                            .exec(http("tickets").post("/oauth/token.php")
+                                    .basicAuth(CLIENT_ID, CLIENT_SECRET)
+                                    .formParam("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange")
+                                    .formParam("subject_token", "#{token}")
+                                    .formParam("subject_token_type", "urn:ietf:params:oauth:token-type:access_token")
+                                    .formParam("audience", SERVER_ID)
+                                    .check(status().is(200), jsonPath("$.access_token").transform(this::verifyTicket)
+                                            .is(true))));
+
     ScenarioBuilder ssoCode = scenario("sso-code")
             .feed(userFeeder())
             .exec(http("sso login page").get("/login/").check(css("input[name=_csrf]", "value").saveAs("csrf")))
@@ -224,7 +260,8 @@ public class IdentitySimulation extends Simulation {
                 .andThen(ssoCode.injectOpen(atOnceUsers(16)))
                 .andThen(passwordLogin.injectOpen(atOnceUsers(8)))
                 .andThen(refresh.injectOpen(atOnceUsers(16)))
-                .andThen(clientCredentials.injectOpen(atOnceUsers(16))))
+                .andThen(clientCredentials.injectOpen(atOnceUsers(16)))
+                .andThen(tickets.injectOpen(atOnceUsers(16))))
                 .protocols(protocol)
                 .assertions(global().failedRequests().count().is(0L));
     }
