@@ -75,6 +75,17 @@ class SigningKeyLocationIT {
             assertThat(withoutOpenid.statusCode()).isEqualTo(200);
             assertThat(OAuthTestBase.JSON.readTree(withoutOpenid.body()).has("id_token")).isFalse();
 
+            // a ticket for a game server must be signed too (decisions §25): server_error, in the RFC's shape
+            long owner = app.getBean(AccountService.class).findByEmail("dev@example.com").orElseThrow().getId();
+            var server = app.getBean(ClientService.class).register(owner, "Servidor", null, java.util.List.of(),
+                    com.example.identity.client.ClientType.SERVER);
+            var ticketForm = TicketExchangeIT.ticketForm(OAuthTestBase.JSON.readTree(withoutOpenid.body())
+                    .get("access_token").asString(), server.clientId());
+            ticketForm.put("client_id", flow.client.clientId());
+            ticketForm.put("client_secret", flow.client.clientSecret());
+            RefreshTokenIT.assertStandardError(web.postForm("/oauth/token.php", ticketForm), 500, "server_error",
+                    "Sin clave de firma utilizable: no se puede firmar el ticket");
+
             // the documented order around the key: expired, then oidc_key_missing, then code_verifier
             var jdbc = app.getBean(JdbcTemplate.class);
             String expired = flow.code("openid");
