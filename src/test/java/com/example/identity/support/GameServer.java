@@ -20,6 +20,7 @@ import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
@@ -28,12 +29,12 @@ import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 
 /**
  * A game server checking the tickets its players bring, exactly as docs/game-servers.md shows it in Java with Nimbus
- * JOSE + JWT: the key set fetched over HTTP from {@code /oauth/jwks.json} (and cached, and fetched again for an unknown
- * {@code kid}, by {@link JWKSourceBuilder}), RS256 only, header {@code typ} {@code ticket+jwt}, {@code iss} this
- * service, {@code aud} the server's own client_id, {@code exp} in the future (60 seconds of clock skew, Nimbus's
- * default), the claims the page names present; then each accepted {@code jti} kept until it has expired (with that
- * skew), so that a ticket is accepted once. The one difference from the page: the server's clock is a parameter,
- * so that a test can play the server's time later than the service's.
+ * JOSE + JWT: the key set fetched over HTTP from {@code /oauth/jwks.json} (5 seconds at most to connect and to
+ * read; cached, and fetched again for an unknown {@code kid}, by {@link JWKSourceBuilder}), RS256 only, header
+ * {@code typ} {@code ticket+jwt}, {@code iss} this service, {@code aud} the server's own client_id, {@code exp} in the
+ * future (60 seconds of clock skew, Nimbus's default), the claims the page names present; then each accepted
+ * {@code jti} kept until it has expired (with that skew), so that a ticket is accepted once. The one difference from
+ * the page: the server's clock is a parameter, so that a test can play the server's time later than the service's.
  */
 public final class GameServer {
 
@@ -52,7 +53,7 @@ public final class GameServer {
         this.now = now;
         JWKSource<SecurityContext> keys;
         try {
-            keys = JWKSourceBuilder.create(jwksUri.toURL()).build();
+            keys = JWKSourceBuilder.create(jwksUri.toURL(), new DefaultResourceRetriever(5000, 5000, 51_200)).build();
         }
         catch (MalformedURLException e) {
             throw new IllegalArgumentException(e);
