@@ -1,11 +1,7 @@
 package com.example.identity.backchannel;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,6 +19,7 @@ import org.springframework.security.oauth2.jwt.JwtEncoderParameters;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
+import com.example.identity.outbound.ReceiverClient;
 import com.example.identity.outbox.OutboxHandler;
 import com.example.identity.outbox.OutboxMessage;
 
@@ -35,8 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code aud} = the application's client_id, {@code iat}, {@code exp} two minutes later, {@code jti}, {@code sub}
  * {@code user:<id>} as in its id_tokens, {@code sid}, {@code events}; never {@code nonce}) POSTed as
  * {@code application/x-www-form-urlencoded} {@code logout_token=...} to the application's back-channel logout URI,
- * without following redirects. A 2xx answer is delivered; anything else (an error status, no answer in 10 s) is
- * tried again by the outbox, with back-off, for 24 hours.
+ * through {@link ReceiverClient}: the address checked at delivery, no redirect followed, the whole exchange within
+ * {@code identity.outbound.timeout} (10 s). A 2xx answer is delivered; anything else (an error status, no answer in
+ * time, an address that resolves to a local or private one) is tried again by the outbox, with back-off, for 24 hours.
  */
 @Component
 class LogoutTokenDelivery implements OutboxHandler {
@@ -49,13 +47,13 @@ class LogoutTokenDelivery implements OutboxHandler {
     private final JwtEncoder encoder;
     private final String issuer;
     private final Clock clock;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final ReceiverClient receivers;
 
-    LogoutTokenDelivery(JwtEncoder encoder, IdentityProperties properties, Clock clock) {
+    LogoutTokenDelivery(JwtEncoder encoder, IdentityProperties properties, Clock clock, ReceiverClient receivers) {
         this.encoder = encoder;
         this.issuer = properties.issuerUrl();
         this.clock = clock;
+        this.receivers = receivers;
     }
 
     /** What a delivery needs, fixed when the session ends: the issuer of the instance that saw it end. */
@@ -75,19 +73,23 @@ class LogoutTokenDelivery implements OutboxHandler {
     }
 
     @Override
-    public void deliver(OutboxMessage message) throws IOException, InterruptedException {
+    public Duration longestDelivery() {
+        return receivers.longestExchange();
+    }
+
+    /** The application: its logout tokens share the per-receiver share of the outbox's threads. */
+    @Override
+    public String receiver(OutboxMessage message) {
+        return JSON.readTree(message.payload()).get("client_id").asString();
+    }
+
+    @Override
+    public void deliver(OutboxMessage message) throws IOException {
         JsonNode payload = JSON.readTree(message.payload());
         String token = logoutToken(payload.get("iss").asString(), payload.get("client_id").asString(),
                 payload.get("sub").asString(), payload.get("sid").asString());
-        HttpRequest request = HttpRequest.newBuilder(URI.create(payload.get("uri").asString()))
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("logout_token=" + URLEncoder.encode(token, StandardCharsets.UTF_8)))
-                .build();
-        HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
-        if (response.statusCode() / 100 != 2) {
-            throw new RefusedException(response.statusCode());
-        }
+        receivers.post(payload.get("uri").asString(), "application/x-www-form-urlencoded", Map.of(),
+                "logout_token=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
     }
 
     String logoutToken(String iss, String clientId, String subject, String sid) {
@@ -104,12 +106,5 @@ class LogoutTokenDelivery implements OutboxHandler {
                 .build();
         JwsHeader header = JwsHeader.with(SignatureAlgorithm.RS256).type("logout+jwt").build();
         return encoder.encode(JwtEncoderParameters.from(header, claims)).getTokenValue();
-    }
-
-    /** The application answered, but not with 2xx. */
-    static final class RefusedException extends IOException {
-        RefusedException(int status) {
-            super("HTTP " + status);
-        }
     }
 }

@@ -10,8 +10,9 @@ import com.example.identity.session.SessionEnded;
 /**
  * A login session ended (session/SessionEnded, whatever ended it): each application that got an id_token in it and
  * has a back-channel logout URI gets a logout token, through the outbox, in the transaction of whoever ended the
- * session (a new one after a plain logout). Keyed by application: one application's messages go in order, and one
- * that is down delays only its own.
+ * session (a new one after a plain logout). Keyed by application and person ({@code client:<id>:user:<id>}): one
+ * person's logout tokens reach an application in order; an application that is down or slow delays only its own,
+ * and several people's tokens to one application go out at the same time (outbox's {@code per-receiver}).
  */
 @Component
 class SessionEndedListener {
@@ -30,7 +31,8 @@ class SessionEndedListener {
     @Transactional
     void onSessionEnded(SessionEnded event) {
         for (LogoutSessions.ToTell told : sessions.endSession(event.sid())) {
-            outbox.enqueue(LogoutTokenDelivery.KIND, "client:" + told.clientId(), delivery.payload(told));
+            outbox.enqueue(LogoutTokenDelivery.KIND, "client:" + told.clientId() + ":user:" + told.userId(),
+                    delivery.payload(told));
         }
     }
 }

@@ -14,6 +14,8 @@ import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.ListQuery;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.outbound.OutboundSettings;
+import com.example.identity.outbound.ReceiverAddresses;
 
 /**
  * OAuth applications: register, rotate the secret, revoke. The dashboard, the management routes and
@@ -28,14 +30,17 @@ public class ClientService {
     private final DatabaseRegisteredClientRepository registrations;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private final OutboundSettings outbound;
 
     ClientService(OAuthClientRepository clients, ClientLogoutUris logoutUris,
-            DatabaseRegisteredClientRepository registrations, Clock clock, ApplicationEventPublisher events) {
+            DatabaseRegisteredClientRepository registrations, Clock clock, ApplicationEventPublisher events,
+            OutboundSettings outbound) {
         this.clients = clients;
         this.logoutUris = logoutUris;
         this.registrations = registrations;
         this.clock = clock;
         this.events = events;
+        this.outbound = outbound;
     }
 
     /**
@@ -72,7 +77,10 @@ public class ClientService {
 
     /**
      * As above, with the application's {@code backchannel_logout_uri} (OpenID Connect Back-Channel Logout 1.0,
-     * decisions §20; null or empty: none), under the rules of a {@code redirect_uri}; not for a device application.
+     * decisions §20; null or empty: none), under the rules of a {@code redirect_uri}, and, since the service POSTs
+     * there, to a host a receiver may have, as a {@code webhook_url} (outbound/ReceiverAddresses: not this machine,
+     * unless {@code identity.outbound.allow-loopback}, nor a private, link-local, shared or reserved network); not for
+     * a device application.
      */
     @Transactional
     public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
@@ -87,6 +95,10 @@ public class ClientService {
                 throw new InvalidRegistrationException("backchannel_logout_uri",
                         problem.replace("redirect_uri", "backchannel_logout_uri"));
             });
+            if (ReceiverAddresses.refusedHost(java.net.URI.create(backChannel).getHost(), outbound.allowLoopback())) {
+                throw new InvalidRegistrationException("backchannel_logout_uri",
+                        "backchannel_logout_uri inválido: no puede apuntar a una dirección local o privada");
+            }
         }
         String cleanName = validName(name);
         if (!type.hasRedirectUri()) {

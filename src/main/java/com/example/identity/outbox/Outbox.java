@@ -2,7 +2,6 @@ package com.example.identity.outbox;
 
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.Instant;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -33,7 +32,8 @@ public class Outbox {
     /**
      * Enqueues {@code payload} for the handler of {@code kind}, due now, in the current transaction (there must be
      * one: a message whose change rolled back must not go out). Messages with the same {@code key} are delivered one
-     * after the other in the order enqueued; use a key per receiver (such as its URL) or per subject.
+     * after the other in the order enqueued; messages of different keys go out at the same time, so use a key per
+     * receiver and subject (a person at an application): order is owed there, and only there.
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void enqueue(String kind, String key, String payload) {
@@ -49,12 +49,5 @@ public class Outbox {
     public int pending(String kind) {
         Integer count = jdbc.queryForObject("select count(*) from outbox_messages where kind = ?", Integer.class, kind);
         return count == null ? 0 : count;
-    }
-
-    /** When the next attempt of the oldest message of {@code kind} is due, if there is one. */
-    public java.util.Optional<Instant> nextDue(String kind) {
-        return jdbc.query("select min(due_at) from outbox_messages where kind = ?",
-                rs -> rs.next() && rs.getTimestamp(1) != null ? java.util.Optional.of(rs.getTimestamp(1).toInstant())
-                        : java.util.Optional.<Instant>empty(), kind);
     }
 }

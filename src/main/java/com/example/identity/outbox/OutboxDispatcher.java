@@ -2,37 +2,51 @@ package com.example.identity.outbox;
 
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Delivers the outbox's due messages, on the scheduler's thread of every instance, every
- * {@code identity.outbox.poll-interval}:
+ * Delivers the outbox's due messages, on every instance, every {@code identity.outbox.poll-interval}:
  * <ol>
- * <li>reads up to {@code batch-size} due messages whose lease is free, each the oldest left of its key (so one key's
- * messages go in order, one at a time);</li>
+ * <li>reads the due messages whose lease is free, each the oldest left of its key (so one key's messages go in
+ * order, one at a time);</li>
+ * <li>takes as many as it has free delivery threads ({@code concurrency}), at most {@code batch-size}, and at most
+ * {@code per-receiver} in flight for one receiver, the others left for the next poll;</li>
  * <li>claims each with {@code update ... set claimed_until = now + lease where id = ? and (claimed_until is null or
  * claimed_until < now)}: of the instances that read the same row, exactly one updates it (H2 and PostgreSQL
  * alike), the others skip it;</li>
- * <li>calls the handler of its kind; delivered: the row is deleted; failed: {@code attempts + 1}, the next attempt
- * after {@link OutboxSettings#backOff} (10 s doubling up to 1 h), the lease released; a message older than
- * {@code give-up-after} (24 h) that fails again is deleted with a warning. A message of a kind no handler knows is
- * left alone (a newer instance may know it).</li>
+ * <li>hands it to a delivery thread, which calls the handler of its kind; delivered: the row is deleted; failed:
+ * {@code attempts + 1}, the next attempt after {@link OutboxSettings#backOff} (10 s doubling up to 1 h), the lease
+ * released; a message older than {@code give-up-after} (24 h) that fails again is deleted with a warning. A message
+ * of a kind no handler knows is left alone (a newer instance may know it).</li>
  * </ol>
- * An instance that stops mid-delivery leaves the lease to expire; another then delivers the message again (at least
+ * A handler returns within its {@link OutboxHandler#longestDelivery() longest delivery} (the outbound timeout), and
+ * the lease is at least twice that (checked at start), so a message is never delivered twice at once. A receiver that
+ * is slow or never answers holds one thread until its deadline, never the poll nor another receiver's delivery. An
+ * instance that stops mid-delivery leaves the lease to expire; another then delivers the message again (at least
  * once). Each autocommit statement stands alone: a delivery never holds a transaction or a connection.
  */
 @Component
-class OutboxDispatcher {
+class OutboxDispatcher implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxDispatcher.class);
 
@@ -40,12 +54,27 @@ class OutboxDispatcher {
     private final Map<String, OutboxHandler> handlers;
     private final OutboxSettings settings;
     private final Clock clock;
+    private final ThreadPoolExecutor deliveries;
+    private final Duration longestDelivery;
+    /** Deliveries running on this instance, per receiver; guarded by itself. */
+    private final Map<String, Integer> inFlight = new HashMap<>();
+    /** The messages those are, never claimed again while they run (even if the clock jumps past their lease). */
+    private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
 
     OutboxDispatcher(JdbcTemplate jdbc, List<OutboxHandler> handlers, OutboxSettings settings, Clock clock) {
         this.jdbc = jdbc;
         this.handlers = handlers.stream().collect(Collectors.toMap(OutboxHandler::kind, Function.identity()));
         this.settings = settings;
         this.clock = clock;
+        this.longestDelivery = handlers.stream().map(OutboxHandler::longestDelivery).max(Duration::compareTo)
+                .orElse(Duration.ZERO);
+        if (settings.lease().compareTo(longestDelivery.multipliedBy(2)) < 0) {
+            throw new IllegalStateException("identity.outbox.lease (" + settings.lease() + ") must be at least twice "
+                    + "the longest delivery (" + longestDelivery + ", identity.outbound.timeout)");
+        }
+        this.deliveries = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new CustomizableThreadFactory("outbox-"));
+        deliveries.allowCoreThreadTimeOut(true);
     }
 
     @Scheduled(fixedDelayString = "${identity.outbox.poll-interval:1s}", initialDelayString = "${identity.outbox.poll-interval:1s}")
@@ -59,9 +88,10 @@ class OutboxDispatcher {
         }
     }
 
-    /** One round: claims and delivers what is due now; returns how many were delivered. */
+    /** One round: claims what is due now and there are threads for, and starts delivering it; returns how many. */
     int dispatchDue() {
-        if (handlers.isEmpty()) {
+        int free = settings.concurrency() - running();
+        if (handlers.isEmpty() || free <= 0 || deliveries.isShutdown()) {
             return 0;
         }
         Instant now = clock.instant();
@@ -74,15 +104,67 @@ class OutboxDispatcher {
                 (rs, i) -> new OutboxMessage(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getInt(5) + 1, rs.getTimestamp(6).toInstant()),
                 at, at);
-        int delivered = 0;
-        for (OutboxMessage message : due.subList(0, Math.min(due.size(), settings.batchSize()))) {
+        int started = 0;
+        for (OutboxMessage message : due) {
+            if (started == Math.min(free, settings.batchSize())) {
+                break;
+            }
             OutboxHandler handler = handlers.get(message.kind());
-            if (handler == null || !claim(message, now)) {
+            if (handler == null || delivering.contains(message.id())) {
                 continue;
             }
-            delivered += deliver(handler, message) ? 1 : 0;
+            String receiver = handler.receiver(message);
+            if (!reserve(receiver)) {
+                continue; // that receiver has its share in flight: another receiver's message goes first
+            }
+            if (!claim(message, now)) {
+                release(receiver);
+                continue;
+            }
+            delivering.add(message.id());
+            try {
+                deliveries.execute(() -> {
+                    try {
+                        deliver(handler, message);
+                    }
+                    finally {
+                        delivering.remove(message.id());
+                        release(receiver);
+                    }
+                });
+                started++;
+            }
+            catch (RejectedExecutionException stopping) {
+                delivering.remove(message.id());
+                release(receiver);
+                jdbc.update("update outbox_messages set claimed_until = null where id = ?", message.id());
+                break;
+            }
         }
-        return delivered;
+        return started;
+    }
+
+    private int running() {
+        synchronized (inFlight) {
+            return inFlight.values().stream().mapToInt(Integer::intValue).sum();
+        }
+    }
+
+    private boolean reserve(String receiver) {
+        synchronized (inFlight) {
+            int now = inFlight.getOrDefault(receiver, 0);
+            if (now >= settings.perReceiver()) {
+                return false;
+            }
+            inFlight.put(receiver, now + 1);
+            return true;
+        }
+    }
+
+    private void release(String receiver) {
+        synchronized (inFlight) {
+            inFlight.computeIfPresent(receiver, (k, n) -> n <= 1 ? null : n - 1);
+        }
     }
 
     private boolean claim(OutboxMessage message, Instant now) {
@@ -91,27 +173,48 @@ class OutboxDispatcher {
                 message.id(), Timestamp.from(now)) == 1;
     }
 
-    private boolean deliver(OutboxHandler handler, OutboxMessage message) {
+    private void deliver(OutboxHandler handler, OutboxMessage message) {
         try {
             handler.deliver(message);
             jdbc.update("delete from outbox_messages where id = ?", message.id());
-            return true;
         }
         catch (Exception e) {
-            Instant now = clock.instant();
-            String error = e.getClass().getSimpleName();
-            if (!message.createdAt().plus(settings.giveUpAfter()).isAfter(now)) {
-                jdbc.update("delete from outbox_messages where id = ?", message.id());
-                log.warn("Outbox message {} of kind {} dropped after {} attempts over {} ({})", message.id(),
-                        message.kind(), message.attempt(), settings.giveUpAfter(), error);
-                return false;
+            try {
+                failed(message, e);
             }
-            jdbc.update("update outbox_messages set attempts = ?, due_at = ?, claimed_until = null, last_error = ? "
-                    + "where id = ?", message.attempt(), Timestamp.from(now.plus(settings.backOff(message.attempt()))),
-                    error.length() > 200 ? error.substring(0, 200) : error, message.id());
-            log.info("Outbox message {} of kind {}: attempt {} failed ({}), next in {}", message.id(), message.kind(),
-                    message.attempt(), error, settings.backOff(message.attempt()));
-            return false;
+            catch (RuntimeException database) {
+                // the lease runs out and the message is tried again
+                log.warn("Outbox message {}: the failed attempt was not recorded ({})", message.id(),
+                        database.getClass().getSimpleName());
+            }
+        }
+    }
+
+    private void failed(OutboxMessage message, Exception e) {
+        Instant now = clock.instant();
+        String error = e.getClass().getSimpleName();
+        if (!message.createdAt().plus(settings.giveUpAfter()).isAfter(now)) {
+            jdbc.update("delete from outbox_messages where id = ?", message.id());
+            log.warn("Outbox message {} of kind {} dropped after {} attempts over {} ({})", message.id(),
+                    message.kind(), message.attempt(), settings.giveUpAfter(), error);
+            return;
+        }
+        jdbc.update("update outbox_messages set attempts = ?, due_at = ?, claimed_until = null, last_error = ? "
+                + "where id = ?", message.attempt(), Timestamp.from(now.plus(settings.backOff(message.attempt()))),
+                error.length() > 200 ? error.substring(0, 200) : error, message.id());
+        log.info("Outbox message {} of kind {}: attempt {} failed ({}), next in {}", message.id(), message.kind(),
+                message.attempt(), error, settings.backOff(message.attempt()));
+    }
+
+    /**
+     * Stops taking messages and lets the deliveries under way end (each within its deadline), so that their outcome
+     * is recorded while the database is still there; what is left is taken again after its lease.
+     */
+    @Override
+    public void destroy() throws InterruptedException {
+        deliveries.shutdown();
+        if (!deliveries.awaitTermination(longestDelivery.toMillis() + 2000, TimeUnit.MILLISECONDS)) {
+            deliveries.shutdownNow();
         }
     }
 }

@@ -16,9 +16,12 @@ class WebhookDeliveries {
 
     static final int KEPT = 100;
 
-    /** How an attempt went: a 2xx answer, another answer, or none (no connection, the timeout). */
+    /**
+     * How an attempt went: a 2xx answer, another answer, none (no connection, the timeout), or nothing sent because
+     * the address resolved to a local or private one (outbound/ReceiverAddresses).
+     */
     enum Outcome {
-        DELIVERED("entregado"), REFUSED("rechazado"), NO_ANSWER("sin respuesta");
+        DELIVERED("entregado"), REFUSED("rechazado"), NO_ANSWER("sin respuesta"), FORBIDDEN("dirección prohibida");
 
         final String value;
 

@@ -12,6 +12,7 @@ import org.springframework.transaction.annotation.Transactional;
 import com.example.identity.account.Caller;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.OAuthClient;
+import com.example.identity.outbound.OutboundSettings;
 
 /**
  * Applications' webhooks as the dashboard and {@code POST /api/clients/create.php} use them (decisions §21,
@@ -28,10 +29,10 @@ public class Webhooks {
     private final WebhookDeliveries deliveries;
     private final WebhookMessages messages;
     private final ClientService clients;
-    private final WebhookSettings settings;
+    private final OutboundSettings settings;
 
     Webhooks(WebhookEndpoints endpoints, WebhookDeliveries deliveries, WebhookMessages messages, ClientService clients,
-            WebhookSettings settings) {
+            OutboundSettings settings) {
         this.endpoints = endpoints;
         this.deliveries = deliveries;
         this.messages = messages;
@@ -55,7 +56,7 @@ public class Webhooks {
         if (webhookUrl == null || webhookUrl.isEmpty()) {
             return Optional.empty();
         }
-        WebhookUrlRule.problemWith(webhookUrl, settings.allowHttp()).ifPresent(problem -> {
+        WebhookUrlRule.problemWith(webhookUrl, settings.allowLoopback()).ifPresent(problem -> {
             throw new InvalidWebhookUrlException(problem);
         });
         return Optional.of(webhookUrl);

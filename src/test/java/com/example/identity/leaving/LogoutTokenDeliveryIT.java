@@ -123,7 +123,7 @@ class LogoutTokenDeliveryIT extends LeavingTestBase {
         assertThat(sid).matches("[A-Za-z0-9_-]{22}");
         logOut(web);
 
-        String key = "client:" + app.clientId();
+        String key = "client:" + app.clientId() + ":user:" + user.id(); // one person's tokens to one application
         await().atMost(Duration.ofSeconds(20)).until(() -> jdbc.queryForObject(
                 "select count(*) from outbox_messages where message_key = ? and attempts >= 1", Integer.class, key) == 1);
         other.close(); // the instance stops; the message stays in the database
@@ -180,9 +180,9 @@ class LogoutTokenDeliveryIT extends LeavingTestBase {
             sids.add(signIn(web, app));
             logOut(web);
         }
-        String key = "client:" + app.clientId();
+        String keys = "client:" + app.clientId() + ":%";
         await().atMost(Duration.ofSeconds(20)).until(() -> received.size() >= 4 && jdbc.queryForObject(
-                "select count(*) from outbox_messages where message_key = ?", Integer.class, key) == 0);
+                "select count(*) from outbox_messages where message_key like ?", Integer.class, keys) == 0);
         // both instances kept polling meanwhile: still one each
         assertThat(received).hasSize(4);
         List<String> told = new java.util.ArrayList<>();

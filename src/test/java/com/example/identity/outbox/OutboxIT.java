@@ -58,6 +58,11 @@ class OutboxIT {
         }
 
         @Override
+        public java.time.Duration longestDelivery() {
+            return java.time.Duration.ofSeconds(1);
+        }
+
+        @Override
         public void deliver(OutboxMessage message) throws IOException {
             threads.add(Thread.currentThread().getName());
             if (message.payload().startsWith("fail")) {
