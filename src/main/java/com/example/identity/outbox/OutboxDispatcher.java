@@ -4,7 +4,9 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,8 +31,9 @@ import org.springframework.stereotype.Component;
  * <ol>
  * <li>reads the due messages whose lease is free, each the oldest left of its key (so one key's messages go in
  * order, one at a time);</li>
- * <li>takes as many as it has free delivery threads ({@code concurrency}), at most {@code batch-size}, and at most
- * {@code per-receiver} in flight for one receiver, the others left for the next poll;</li>
+ * <li>takes as many as it has free delivery threads ({@code concurrency}), at most {@code batch-size}, shared among
+ * the receivers by {@link ReceiverShares} (the least busy receiver first, at most {@code per-receiver} in flight for
+ * one, a quarter of the threads kept for receivers with nothing in flight), the others left for the next poll;</li>
  * <li>claims each with {@code update ... set claimed_until = now + lease where id = ? and (claimed_until is null or
  * claimed_until < now)}: of the instances that read the same row, exactly one updates it (H2 and PostgreSQL
  * alike), the others skip it;</li>
@@ -56,9 +59,9 @@ class OutboxDispatcher implements DisposableBean {
     private final Clock clock;
     private final ThreadPoolExecutor deliveries;
     private final Duration longestDelivery;
-    /** Deliveries running on this instance, per receiver; guarded by itself. */
-    private final Map<String, Integer> inFlight = new HashMap<>();
-    /** The messages those are, never claimed again while they run (even if the clock jumps past their lease). */
+    /** Which receivers the delivery threads are given to. */
+    private final ReceiverShares shares;
+    /** The messages being delivered here: never claimed again while they run, even if the clock jumps past a lease. */
     private final Set<Long> delivering = ConcurrentHashMap.newKeySet();
 
     OutboxDispatcher(JdbcTemplate jdbc, List<OutboxHandler> handlers, OutboxSettings settings, Clock clock) {
@@ -72,6 +75,7 @@ class OutboxDispatcher implements DisposableBean {
             throw new IllegalStateException("identity.outbox.lease (" + settings.lease() + ") must be at least twice "
                     + "the longest delivery (" + longestDelivery + ", identity.outbound.timeout)");
         }
+        this.shares = new ReceiverShares(settings.concurrency(), settings.perReceiver());
         this.deliveries = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), new CustomizableThreadFactory("outbox-"));
         deliveries.allowCoreThreadTimeOut(true);
@@ -90,7 +94,7 @@ class OutboxDispatcher implements DisposableBean {
 
     /** One round: claims what is due now and there are threads for, and starts delivering it; returns how many. */
     int dispatchDue() {
-        int free = settings.concurrency() - running();
+        int free = shares.free();
         if (handlers.isEmpty() || free <= 0 || deliveries.isShutdown()) {
             return 0;
         }
@@ -104,66 +108,57 @@ class OutboxDispatcher implements DisposableBean {
                 (rs, i) -> new OutboxMessage(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getInt(5) + 1, rs.getTimestamp(6).toInstant()),
                 at, at);
-        int started = 0;
+        // each receiver's due messages, the receivers in the order their oldest message has waited
+        Map<String, Deque<OutboxMessage>> waiting = new LinkedHashMap<>();
         for (OutboxMessage message : due) {
-            if (started == Math.min(free, settings.batchSize())) {
-                break;
-            }
             OutboxHandler handler = handlers.get(message.kind());
-            if (handler == null || delivering.contains(message.id())) {
-                continue;
+            if (handler != null && !delivering.contains(message.id())) {
+                waiting.computeIfAbsent(handler.receiver(message), r -> new ArrayDeque<>()).add(message);
             }
-            String receiver = handler.receiver(message);
-            if (!reserve(receiver)) {
-                continue; // that receiver has its share in flight: another receiver's message goes first
+        }
+        int started = 0;
+        while (started < Math.min(free, settings.batchSize()) && !waiting.isEmpty()) {
+            String receiver = shares.take(waiting.keySet());
+            if (receiver == null) {
+                break; // the receivers left have their share in flight
+            }
+            Deque<OutboxMessage> queue = waiting.get(receiver);
+            OutboxMessage message = queue.poll();
+            if (queue.isEmpty()) {
+                waiting.remove(receiver);
             }
             if (!claim(message, now)) {
-                release(receiver);
+                shares.release(receiver); // another instance took it
                 continue;
             }
-            delivering.add(message.id());
-            try {
-                deliveries.execute(() -> {
-                    try {
-                        deliver(handler, message);
-                    }
-                    finally {
-                        delivering.remove(message.id());
-                        release(receiver);
-                    }
-                });
-                started++;
-            }
-            catch (RejectedExecutionException stopping) {
-                delivering.remove(message.id());
-                release(receiver);
-                jdbc.update("update outbox_messages set claimed_until = null where id = ?", message.id());
+            if (!start(handlers.get(message.kind()), message, receiver)) {
                 break;
             }
+            started++;
         }
         return started;
     }
 
-    private int running() {
-        synchronized (inFlight) {
-            return inFlight.values().stream().mapToInt(Integer::intValue).sum();
-        }
-    }
-
-    private boolean reserve(String receiver) {
-        synchronized (inFlight) {
-            int now = inFlight.getOrDefault(receiver, 0);
-            if (now >= settings.perReceiver()) {
-                return false;
-            }
-            inFlight.put(receiver, now + 1);
+    /** Hands a claimed message to a delivery thread; false when the pool is closing (the claim released). */
+    private boolean start(OutboxHandler handler, OutboxMessage message, String receiver) {
+        delivering.add(message.id());
+        try {
+            deliveries.execute(() -> {
+                try {
+                    deliver(handler, message);
+                }
+                finally {
+                    delivering.remove(message.id());
+                    shares.release(receiver);
+                }
+            });
             return true;
         }
-    }
-
-    private void release(String receiver) {
-        synchronized (inFlight) {
-            inFlight.computeIfPresent(receiver, (k, n) -> n <= 1 ? null : n - 1);
+        catch (RejectedExecutionException stopping) {
+            delivering.remove(message.id());
+            shares.release(receiver);
+            jdbc.update("update outbox_messages set claimed_until = null where id = ?", message.id());
+            return false;
         }
     }
 

@@ -72,22 +72,23 @@ class WebhookDelivery implements OutboxHandler {
         headers.put("webhook-id", webhookId);
         headers.put("webhook-timestamp", Long.toString(timestamp));
         headers.put("webhook-signature", WebhookSignature.header(endpoint.get().secret(), webhookId, timestamp, body));
-        int status;
+        WebhookDeliveries.Outcome outcome = WebhookDeliveries.Outcome.NO_ANSWER;
+        Integer status = null;
         try {
             status = receivers.post(endpoint.get().url(), "application/json", headers, body);
+            outcome = WebhookDeliveries.Outcome.DELIVERED;
         }
         catch (ReceiverClient.RefusedException e) {
-            deliveries.record(clientId, webhookId, type, message.attempt(), WebhookDeliveries.Outcome.REFUSED, e.status());
+            outcome = WebhookDeliveries.Outcome.REFUSED;
+            status = e.status();
             throw e;
         }
         catch (ReceiverClient.ForbiddenAddressException e) {
-            deliveries.record(clientId, webhookId, type, message.attempt(), WebhookDeliveries.Outcome.FORBIDDEN, null);
+            outcome = WebhookDeliveries.Outcome.FORBIDDEN;
             throw e;
         }
-        catch (IOException e) {
-            deliveries.record(clientId, webhookId, type, message.attempt(), WebhookDeliveries.Outcome.NO_ANSWER, null);
-            throw e;
+        finally {
+            deliveries.record(clientId, webhookId, type, message.attempt(), outcome, status);
         }
-        deliveries.record(clientId, webhookId, type, message.attempt(), WebhookDeliveries.Outcome.DELIVERED, status);
     }
 }
