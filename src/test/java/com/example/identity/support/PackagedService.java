@@ -33,8 +33,8 @@ public final class PackagedService implements AutoCloseable {
 
     /**
      * Starts the jar on {@code port} with an in-memory H2 database of its own named {@code name} and the demo data,
-     * plus {@code properties} ({@code --name=value} each), and waits (at most 90 s) until {@code /readyz} answers
-     * 200. Fails with the log's end when the process exits first.
+     * plus {@code properties} ({@code --name=value} each), and waits (at most 3 minutes: a busy CI machine) until
+     * {@code /readyz} answers 200. Fails with the log's end when the process exits first.
      */
     public static PackagedService start(String name, int port, List<String> properties) {
         Path jar;
@@ -63,7 +63,7 @@ public final class PackagedService implements AutoCloseable {
         PackagedService service = new PackagedService(process, log, port);
         try {
             var probe = new WebClient(port);
-            await("the packaged service ready within 90 s").atMost(Duration.ofSeconds(90)).pollDelay(Duration.ZERO)
+            await("the packaged service ready within 3 minutes").atMost(Duration.ofMinutes(3)).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(200)).until(() -> {
                         assertThat(process.isAlive()).as("the packaged service is running; its log ends:%n%s",
                                 service.logTail()).isTrue();
