@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Where an application's receiver ({@code webhook_url}, {@code backchannel_logout_uri}) may not be: this machine and
  * the networks around it, so that nobody can make the service POST into its own network (server-side request
- * forgery; decisions D36, D42). The same rule at registration, on the URL's host ({@link #refusedHost}), and at
+ * forgery; decisions D36, D43). The same rule at registration, on the URL's host ({@link #refusedHost}), and at
  * each delivery, on every address its name resolves to then ({@link #refused}).
  * <p>
  * Refused: 0.0.0.0/8, 10/8, 100.64/10 (shared, CGNAT), 127/8, 169.254/16 (link-local, cloud metadata), 172.16/12,

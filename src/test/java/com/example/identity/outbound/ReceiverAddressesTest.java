@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Where a receiver may not be (decisions D36, D42): the URL's host at registration, each address at delivery. */
+/** Where a receiver may not be (decisions D36, D43): the URL's host at registration, each address at delivery. */
 class ReceiverAddressesTest {
 
     @ParameterizedTest
