@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -225,7 +226,7 @@ public class AccountService {
         Instant now = clock.instant();
         UserAccount account = new UserAccount(cleanName(primerNombre), normalized, passwordHash, Role.USER, now);
         account.markEmailVerified(now);
-        users.saveAndFlush(account);
+        saveNew(account);
         events.publishEvent(new AuditEvent(AuditEvent.Type.USER_SIGNED_UP, describe(account), normalized));
         return account;
     }
@@ -255,10 +256,29 @@ public class AccountService {
         if (emailVerified) {
             account.markEmailVerified(now);
         }
-        users.saveAndFlush(account);
+        saveNew(account);
         events.publishEvent(new AuditEvent(AuditEvent.Type.USER_SIGNED_UP, describe(account) + " (" + provider + ")",
                 normalized));
         return account;
+    }
+
+    /**
+     * Inserts a new account now. Two transactions that both found the address free (two sign-up links of one
+     * address used at once) meet at the unique constraint of {@code users.correo}: the second one's insert is
+     * the address taken, as the check before it would have said a moment later.
+     */
+    private void saveNew(UserAccount account) {
+        try {
+            users.saveAndFlush(account);
+        }
+        catch (DataIntegrityViolationException raced) {
+            // the transaction is spoilt on PostgreSQL: the constraint's name (V1) tells, not another query
+            String reason = String.valueOf(raced.getMostSpecificCause().getMessage()).toLowerCase(java.util.Locale.ROOT);
+            if (!reason.contains("uk_users_correo")) {
+                throw raced;
+            }
+            throw new EmailAlreadyUsedException();
+        }
     }
 
     /** The rules of a password chosen at sign-up (those of {@code /cuenta/contrasena}), field {@code password}. */

@@ -38,6 +38,9 @@ class RegistrationController {
 
     static final String VIEW = "registration/sign-up";
     static final String CONFIRM_VIEW = "registration/confirm";
+    /** The confirmation form's {@code accion} that refuses the sign-up, and the page's outcome then. */
+    static final String REFUSE = "rechazar";
+    static final String REFUSED = "REFUSED";
     /** The client address's budget key: recovery's budget, counted apart. */
     static final String BUDGET_PREFIX = "registro:";
 
@@ -131,30 +134,78 @@ class RegistrationController {
         enabledOr404(response);
         var pending = registrations.pending(token);
         if (pending.isEmpty()) {
-            response.setStatus(HttpStatus.BAD_REQUEST.value());
-            model.addAttribute("outcome", Registrations.Outcome.LINK_UNUSABLE.name());
-            return CONFIRM_VIEW;
+            return answered(response, model, Registrations.Outcome.LINK_UNUSABLE);
         }
+        return confirmForm(token, pending.get(), response, model);
+    }
+
+    /**
+     * The link's page: whose sign-up it is (the name typed and the address, and the identity it will link), the
+     * button that creates the account, a password of the mailbox owner's own to use instead of the one typed at
+     * the sign-up, and the button that refuses it (issue 39).
+     */
+    private String confirmForm(String token, Registrations.Pending pending, HttpServletResponse response, Model model) {
         model.addAttribute("token", token);
-        model.addAttribute("correo", pending.get().correo());
+        model.addAttribute("correo", pending.correo());
+        model.addAttribute("primerNombre", pending.primerNombre());
+        model.addAttribute("ownPassword", pending.typistChosePassword());
         // a sign-up that another provider's login started says which identity the account will be linked to
-        model.addAttribute("linkProvider", pending.get().provider());
-        model.addAttribute("linkSubject", pending.get().subject());
+        model.addAttribute("linkProvider", pending.provider());
+        model.addAttribute("linkSubject", pending.subject());
         // the button's answer leads, through the authorization endpoint, to the application's address
-        ReturnToApplication.allowFormsToReach(response, pending.get().continueTo(), clients);
+        ReturnToApplication.allowFormsToReach(response, pending.continueTo(), clients);
         return CONFIRM_VIEW;
     }
 
-    /** Uses the link: the account, logged in, then the authorization request that led to the sign-up. */
+    private static String answered(HttpServletResponse response, Model model, Registrations.Outcome outcome) {
+        response.setStatus(HttpStatus.BAD_REQUEST.value());
+        model.addAttribute("outcome", outcome.name());
+        return CONFIRM_VIEW;
+    }
+
+    /**
+     * Uses the link: the account, logged in, then the authorization request that led to the sign-up; with
+     * {@code password}, the mailbox owner's own password instead of the one typed at the sign-up; with
+     * {@code accion=rechazar}, nothing is created and the sign-up is gone.
+     */
     @PostMapping(Endpoints.REGISTRATION_CONFIRM)
-    String confirm(@RequestParam(required = false) String token, HttpServletRequest request,
+    String confirm(@RequestParam(required = false) String token, @RequestParam(required = false) String password,
+            @RequestParam(required = false) String accion, HttpServletRequest request,
             HttpServletResponse response, Model model) {
         enabledOr404(response);
-        Registrations.Confirmation done = registrations.confirm(token);
-        if (done.outcome() != Registrations.Outcome.CREATED) {
-            response.setStatus(HttpStatus.BAD_REQUEST.value());
-            model.addAttribute("outcome", done.outcome().name());
+        if (REFUSE.equals(accion)) {
+            if (!registrations.refuse(token)) {
+                return answered(response, model, Registrations.Outcome.LINK_UNUSABLE);
+            }
+            model.addAttribute("outcome", REFUSED);
             return CONFIRM_VIEW;
+        }
+        String chosenHash = null;
+        if (password != null && !password.isEmpty()) {
+            var pending = registrations.pending(token);
+            if (pending.isEmpty() || !pending.get().typistChosePassword()) {
+                return answered(response, model, Registrations.Outcome.LINK_UNUSABLE);
+            }
+            try {
+                AccountService.checkChosenPassword(password);
+            }
+            catch (AccountService.InvalidAccountException e) {
+                response.setStatus(HttpStatus.BAD_REQUEST.value());
+                model.addAttribute("errors", Map.of(e.field(), e.getMessage()));
+                return confirmForm(token, pending.get(), response, model);
+            }
+            chosenHash = registrations.hash(password);
+        }
+        Registrations.Confirmation done;
+        try {
+            done = registrations.confirm(token, chosenHash);
+        }
+        catch (AccountService.EmailAlreadyUsedException raced) {
+            // another link of the same address made the account at the same moment (issue 39)
+            return answered(response, model, Registrations.Outcome.ADDRESS_TAKEN);
+        }
+        if (done.outcome() != Registrations.Outcome.CREATED) {
+            return answered(response, model, done.outcome());
         }
         // checked again: the application may have been revoked since the sign-up
         String next = login.login(request, response, done.account(), checked(done.continueTo()));

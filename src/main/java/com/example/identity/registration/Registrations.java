@@ -178,18 +178,50 @@ class Registrations implements Purge, DisposableBean {
         }
     }
 
+    /** A password the mailbox's owner chose on the link's page, hashed with the current setting. */
+    String hash(String password) {
+        return accounts.hash(password);
+    }
+
     /**
-     * A sign-up waiting for its link: the address, the authorization request that led to it (or null), and the
-     * identity of another provider the link will link (D38; or null).
+     * A sign-up waiting for its link: the address, the name typed with it, the authorization request that led to
+     * it (or null), and the identity of another provider the link will link (D38; or null).
      */
-    record Pending(String correo, @Nullable String continueTo, @Nullable String provider, @Nullable String subject) {
+    record Pending(String correo, String primerNombre, @Nullable String continueTo, @Nullable String provider,
+            @Nullable String subject) {
+
+        /** Whether whoever typed the sign-up chose a password (not a sign-up with another provider's identity). */
+        boolean typistChosePassword() {
+            return provider == null;
+        }
     }
 
     /** The sign-up a link that still works names (the page shows the button only then). */
     @Transactional(readOnly = true)
     public Optional<Pending> pending(@Nullable String token) {
-        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("continue_to"),
-                (String) row.get("provider"), (String) row.get("subject")));
+        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("primer_nombre"),
+                (String) row.get("continue_to"), (String) row.get("provider"), (String) row.get("subject")));
+    }
+
+    /**
+     * The mailbox's owner refuses a sign-up they did not ask for (issue 39): nothing is created, and nothing of
+     * it is left to use: the link, the name, the password's hash, the authorization request and the identity to
+     * link go. The row itself stays, spent, as a mail sent to the address: the hour's budget of mails to it
+     * ({@value #PER_ADDRESS_PER_HOUR}) still counts it, or whoever typed it could mail the address again at once.
+     *
+     * @return whether the link still named a sign-up
+     */
+    @Transactional
+    public boolean refuse(@Nullable String token) {
+        Optional<Map<String, Object>> row = find(token);
+        if (row.isEmpty()) {
+            return false;
+        }
+        String digest = Secrets.sha256Hex(token);
+        jdbc.update("delete from pending_identities where token_digest = ?", digest);
+        return jdbc.update("update pending_registrations set used_at = ?, token_digest = null, primer_nombre = null, "
+                + "password_hash = null, continue_to = null where id = ? and used_at is null",
+                Timestamp.from(clock.instant()), ((Number) row.get().get("id")).longValue()) == 1;
     }
 
     private Optional<Map<String, Object>> find(@Nullable String token) {
@@ -209,9 +241,16 @@ class Registrations implements Purge, DisposableBean {
 
     enum Outcome { CREATED, LINK_UNUSABLE, ADDRESS_TAKEN }
 
-    /** Uses the link: the account is created (role user, address proved), once. */
+    /**
+     * Uses the link: the account is created (role user, address proved), once; with the password that the
+     * mailbox's owner chose on the link's page ({@code chosenHash}, already hashed) instead of the one typed at
+     * the sign-up, when they chose one.
+     *
+     * @throws AccountService.EmailAlreadyUsedException when another sign-up of the address made the account at
+     *     the same moment (nothing of this one is kept: the link still leads to the taken-address answer)
+     */
     @Transactional
-    public Confirmation confirm(@Nullable String token) {
+    public Confirmation confirm(@Nullable String token, @Nullable String chosenHash) {
         Optional<Map<String, Object>> row = find(token);
         if (row.isEmpty()) {
             return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
@@ -231,7 +270,7 @@ class Registrations implements Purge, DisposableBean {
         UserAccount account;
         if (provider == null) {
             account = accounts.createSignedUp((String) row.get().get("primer_nombre"), correo,
-                    (String) row.get().get("password_hash"));
+                    chosenHash != null ? chosenHash : (String) row.get().get("password_hash"));
         }
         else {
             // another provider's identity (D38): the address is proved by this link, the identity by its login

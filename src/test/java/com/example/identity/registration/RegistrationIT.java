@@ -9,16 +9,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jakarta.mail.internet.MimeMessage;
 
+import org.aopalliance.intercept.MethodInterceptor;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.aop.framework.Advised;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -54,6 +64,41 @@ class RegistrationIT {
     static void mail(DynamicPropertyRegistry registry) {
         registry.add("spring.mail.host", () -> "127.0.0.1");
         registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+    }
+
+    /**
+     * Holds each account creation of a confirmed sign-up until the other armed one has reached its own (10 s at
+     * most): two links of one address used at once then both find the address free before either commits, which
+     * is the race of issue 39 played every time rather than hoped for.
+     */
+    static volatile CyclicBarrier creations;
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class SimultaneousCreations {
+
+        @Bean
+        static BeanPostProcessor holdSignedUpCreations() {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String beanName) {
+                    if (bean instanceof AccountService && bean instanceof Advised advised && !advised.isFrozen()) {
+                        advised.addAdvice(0, (MethodInterceptor) invocation -> {
+                            CyclicBarrier armed = creations;
+                            if (armed != null && invocation.getMethod().getName().equals("createSignedUp")) {
+                                try {
+                                    armed.await(10, TimeUnit.SECONDS);
+                                }
+                                catch (BrokenBarrierException | TimeoutException alone) {
+                                    // the other never came: go on alone
+                                }
+                            }
+                            return invocation.proceed();
+                        });
+                    }
+                    return bean;
+                }
+            };
+        }
     }
 
     static final Pattern LINK = Pattern.compile("(https?://[^\\s\"<>]*)/registro/confirmar\\?token=([A-Za-z0-9_-]{43})");
@@ -289,5 +334,110 @@ class RegistrationIT {
                 + "expires_at) values (?, 'Eva', 'x', ?, current_timestamp, current_timestamp)", newAddress(),
                 Secrets.sha256Hex(expired));
         assertThat(new WebClient(port).get("/registro/confirmar?token=" + expired).statusCode()).isEqualTo(400);
+    }
+
+    /** The confirmation form of {@code token} in {@code web}: its page (for the CSRF token), then the POST. */
+    static HttpResponse<String> confirm(WebClient web, String token, Map<String, String> more) {
+        HttpResponse<String> landing = web.get("/registro/confirmar?token=" + token);
+        assertThat(landing.statusCode()).isEqualTo(200);
+        Map<String, String> form = new LinkedHashMap<>(more);
+        form.put("token", token);
+        form.put("_csrf", WebClient.csrfOf(landing.body()));
+        return web.postForm("/registro/confirmar", form);
+    }
+
+    @Test
+    void twoLinksOfOneAddressUsedAtOnceMakeOneAccountAndTheTakenAddressAnswerForTheOther() throws Exception {
+        String correo = newAddress();
+        assertThat(signUp(new WebClient(port), correo, "Uno", PASSWORD, null, clientAddress()).statusCode()).isEqualTo(200);
+        assertThat(signUp(new WebClient(port), correo, "Dos", "other-password-22", null, clientAddress()).statusCode())
+                .isEqualTo(200);
+        List<MimeMessage> mails = mailFor(correo, 2);
+        assertThat(mails).hasSize(2);
+        List<String> tokens = mails.stream().map(RegistrationIT::token).toList();
+        List<WebClient> browsers = List.of(new WebClient(port), new WebClient(port));
+        List<String> csrf = List.of(WebClient.csrfOf(browsers.get(0).get("/registro/confirmar?token=" + tokens.get(0)).body()),
+                WebClient.csrfOf(browsers.get(1).get("/registro/confirmar?token=" + tokens.get(1)).body()));
+        creations = new CyclicBarrier(2);
+        List<HttpResponse<String>> answers;
+        try {
+            var first = CompletableFuture.supplyAsync(() -> browsers.get(0).postForm("/registro/confirmar",
+                    Map.of("token", tokens.get(0), "_csrf", csrf.get(0))));
+            var second = CompletableFuture.supplyAsync(() -> browsers.get(1).postForm("/registro/confirmar",
+                    Map.of("token", tokens.get(1), "_csrf", csrf.get(1))));
+            answers = List.of(first.get(60, TimeUnit.SECONDS), second.get(60, TimeUnit.SECONDS));
+        }
+        finally {
+            creations = null;
+        }
+
+        assertThat(answers).extracting(HttpResponse::statusCode).containsExactlyInAnyOrder(302, 400);
+        HttpResponse<String> taken = answers.stream().filter(a -> a.statusCode() == 400).findFirst().orElseThrow();
+        assertThat(taken.body()).contains("id=\"signup-taken\"").contains("Ya hay una cuenta con esa dirección; no se ha creado otra.");
+        assertThat(jdbc.queryForObject("select count(*) from users where correo = ?", Long.class, correo)).isEqualTo(1);
+        int winner = answers.get(0).statusCode() == 302 ? 0 : 1;
+        assertThat(browsers.get(winner).get("/cuenta/").statusCode()).isEqualTo(200);
+        assertThat(browsers.get(1 - winner).get("/cuenta/").statusCode()).as("the other is not logged in").isEqualTo(302);
+        // the other link now says so at once
+        HttpResponse<String> later = confirm(new WebClient(port), tokens.get(1 - winner), Map.of());
+        assertThat(later.statusCode()).isEqualTo(400);
+        assertThat(later.body()).contains("id=\"signup-taken\"");
+    }
+
+    @Test
+    void theLinksPageSaysWhoseSignUpItIsAndTheMailboxOwnerMayChooseTheirOwnPassword() throws Exception {
+        String correo = newAddress();
+        assertThat(signUp(new WebClient(port), correo, "Intrusa", PASSWORD, null, clientAddress()).statusCode())
+                .isEqualTo(200);
+        String token = token(mailFor(correo, 1).get(0));
+        var owner = new WebClient(port);
+        HttpResponse<String> page = owner.get("/registro/confirmar?token=" + token);
+        assertThat(page.body()).contains("Alguien que se ha presentado como").contains("«Intrusa»")
+                .contains("ha pedido crear una cuenta con la dirección").contains(correo)
+                .contains("name=\"password\"").contains("Tu propia contraseña (opcional)")
+                .contains("name=\"accion\" value=\"rechazar\"").contains("No es mío: cancelar el registro");
+        HttpResponse<String> english = new WebClient(port).get("/registro/confirmar?token=" + token,
+                "Accept-Language", "en");
+        assertThat(english.body()).contains("Someone who gave the name").contains("«Intrusa»")
+                .contains("asked for an account with the address").contains("Your own password (optional)")
+                .contains("Not mine: cancel the sign-up");
+
+        HttpResponse<String> tooShort = confirm(owner, token, Map.of("password", "corta"));
+        assertThat(tooShort.statusCode()).isEqualTo(400);
+        assertThat(tooShort.body()).contains("id=\"password-error\"").contains("La contraseña debe tener al menos 12 caracteres")
+                .contains("«Intrusa»");
+        assertThat(accounts.findByEmail(correo)).isEmpty();
+
+        HttpResponse<String> created = confirm(owner, token, Map.of("password", "the-owners-own-password"));
+        assertThat(created.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(created)).isEqualTo("/");
+        assertThat(owner.get("/cuenta/").statusCode()).isEqualTo(200);
+        assertThat(WebClient.location(new WebClient(port).login(correo, PASSWORD))).as("the typist's password")
+                .isEqualTo("/login/?error=1");
+        assertThat(WebClient.location(new WebClient(port).login(correo, "the-owners-own-password"))).isEqualTo("/");
+    }
+
+    @Test
+    void theMailboxOwnerMayRefuseASignUpAndNothingIsCreatedNorLeftToUse() throws Exception {
+        String correo = newAddress();
+        assertThat(signUp(new WebClient(port), correo, "Intruso", PASSWORD, null, clientAddress()).statusCode())
+                .isEqualTo(200);
+        String token = token(mailFor(correo, 1).get(0));
+
+        HttpResponse<String> refused = confirm(new WebClient(port), token, Map.of("accion", "rechazar"));
+
+        assertThat(refused.statusCode()).isEqualTo(200);
+        assertThat(refused.body()).contains("id=\"signup-refused\"")
+                .contains("Registro cancelado: no se ha creado ninguna cuenta y el enlace ya no sirve.");
+        assertThat(accounts.findByEmail(correo)).isEmpty();
+        assertThat(new WebClient(port).get("/registro/confirmar?token=" + token).statusCode()).isEqualTo(400);
+        var again = new WebClient(port);
+        HttpResponse<String> post = again.postForm("/registro/confirmar", Map.of("token", token, "_csrf",
+                again.csrfFrom("/registro")));
+        assertThat(post.statusCode()).isEqualTo(400);
+        assertThat(accounts.findByEmail(correo)).isEmpty();
+        // nothing of it is left but the row that the address's hourly budget of mails counts
+        assertThat(jdbc.queryForMap("select primer_nombre, password_hash, token_digest, continue_to from "
+                + "pending_registrations where correo = ?", correo)).hasSize(4).allSatisfy((column, value) -> assertThat(value).as(column).isNull());
     }
 }
