@@ -40,9 +40,12 @@ public class AccountAdministration {
     private final Clock clock;
     private final ApplicationEventPublisher events;
     private final Duration oneTimePasswordTtl;
+    private final Admins admins;
 
     AccountAdministration(UserAccountRepository users, AccountService accounts, AccountDeletion deletion,
-            PasswordEncoder passwordEncoder, Clock clock, ApplicationEventPublisher events, IdentityProperties properties) {
+            PasswordEncoder passwordEncoder, Clock clock, ApplicationEventPublisher events, IdentityProperties properties,
+            Admins admins) {
+        this.admins = admins;
         this.users = users;
         this.accounts = accounts;
         this.deletion = deletion;
@@ -58,7 +61,9 @@ public class AccountAdministration {
         /** No such account, or a deleted one. */
         NOT_FOUND,
         /** The admin's own account: no one disables, demotes or deletes themselves. */
-        OWN_ACCOUNT
+        OWN_ACCOUNT,
+        /** It would leave no enabled admin (another admin demoted, disabled or deleted at the same moment). */
+        LAST_ADMIN
     }
 
     /**
@@ -109,11 +114,14 @@ public class AccountAdministration {
 
     /**
      * Changes a role; the user's sessions end so the new role applies at once, and a drop to {@code user}
-     * revokes their personal tokens ({@link RoleChanged}, in this transaction).
+     * revokes their personal tokens ({@link RoleChanged}, in this transaction). Refused (false) for one's own
+     * role, and when it would leave no enabled admin ({@link Admins}, counted under its lock).
      */
     @Transactional
     public boolean changeRole(Caller admin, long userId, Role rol) {
-        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+        admins.lock();
+        return live(userId).filter(u -> u.getId() != admin.userId())
+                .filter(u -> rol == Role.ADMIN || admins.remainWithout(u.getId())).map(u -> {
             applyRole(u, rol);
             return true;
         }).orElse(false);
@@ -128,10 +136,14 @@ public class AccountAdministration {
                 AccountService.describe(u) + ": " + before.value() + " → " + rol.value()));
     }
 
-    /** Disables an account: no login, its sessions end, its tokens are refused. Not one's own. */
+    /**
+     * Disables an account: no login, its sessions end, its tokens are refused. Not one's own, nor the last
+     * enabled admin ({@link Admins}).
+     */
     @Transactional
     public boolean disable(Caller admin, long userId) {
-        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+        admins.lock();
+        return live(userId).filter(u -> u.getId() != admin.userId()).filter(u -> admins.remainWithout(u.getId())).map(u -> {
             applyDisable(u);
             return true;
         }).orElse(false);
@@ -163,13 +175,15 @@ public class AccountAdministration {
      * same rules, events and audit lines as the admin page's buttons ({@link #changeRole}, {@link #disable},
      * {@link #enable}, and {@link AccountService#rename}'s rule of a name): a new role or a disabled account ends its sessions
      * on every instance. A value equal to the current one changes nothing. An admin may rename themselves,
-     * never change their own role or active flag. Null means "leave it".
+     * never change their own role or active flag; nobody leaves the service without an enabled admin
+     * ({@link Admins}). Null means "leave it".
      *
      * @throws InvalidAccountException with field {@code primer_nombre} for a bad name (nothing changed)
      */
     @Transactional
     public AdminOutcome update(Caller admin, long userId, Role rol, Boolean activo, String primerNombre) {
         String name = primerNombre == null ? null : AccountService.cleanName(primerNombre);
+        admins.lock();
         var found = live(userId);
         if (found.isEmpty()) {
             return AdminOutcome.NOT_FOUND;
@@ -179,6 +193,9 @@ public class AccountAdministration {
         boolean newActive = activo != null && activo != u.isEnabled();
         if (u.getId() == admin.userId() && (newRole || newActive)) {
             return AdminOutcome.OWN_ACCOUNT;
+        }
+        if ((newRole && rol != Role.ADMIN || newActive && !activo) && !admins.remainWithout(u.getId())) {
+            return AdminOutcome.LAST_ADMIN;
         }
         if (name != null) {
             accounts.applyName(u, name);
@@ -199,8 +216,8 @@ public class AccountAdministration {
 
     /**
      * An admin deletes an account, not their own ({@link AccountDeletion}: decisions §20, the same deletion as
-     * the person's own and the admin page's). There is no "last admin" rule to apply: the caller is an admin who
-     * cannot delete, demote or disable themselves, so at least one admin is always left.
+     * the person's own and the admin page's), nor the last enabled admin: the caller cannot delete, demote or
+     * disable themselves, but another admin may be demoting them at the same moment ({@link Admins}).
      */
     @Transactional
     public AdminOutcome delete(Caller admin, long userId) {
@@ -210,8 +227,11 @@ public class AccountAdministration {
         if (userId == admin.userId()) {
             return AdminOutcome.OWN_ACCOUNT;
         }
-        return deletion.delete(userId, admin) == AccountDeletion.Outcome.DELETED ? AdminOutcome.DONE
-                : AdminOutcome.NOT_FOUND;
+        return switch (deletion.delete(userId, admin)) {
+            case DELETED -> AdminOutcome.DONE;
+            case NOT_FOUND -> AdminOutcome.NOT_FOUND;
+            case NOT_ALLOWED -> AdminOutcome.LAST_ADMIN;
+        };
     }
 
     /** An account that exists (a deleted one is gone: decisions §20). */

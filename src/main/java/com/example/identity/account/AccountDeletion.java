@@ -53,9 +53,11 @@ public class AccountDeletion {
     private final ApplicationEventPublisher events;
     private final EntityManager entities;
     private final Clock clock;
+    private final Admins admins;
 
     AccountDeletion(JdbcTemplate jdbc, UserKeyedTables tables, ApplicationEventPublisher events,
-            EntityManager entities, Clock clock) {
+            EntityManager entities, Clock clock, Admins admins) {
+        this.admins = admins;
         this.jdbc = jdbc;
         this.tables = tables;
         this.events = events;
@@ -64,12 +66,14 @@ public class AccountDeletion {
     }
 
     /**
-     * Deletes account {@code userId} for {@code actor}: the account itself (whoever it is, except the last
-     * enabled admin) or, for an admin, any other account. The caller checked the proof (the page asks for the
-     * password, the second factor and the address).
+     * Deletes account {@code userId} for {@code actor}: the account itself (whoever it is) or, for an admin, any
+     * other account; never the last enabled admin, counted under {@link Admins}' lock, so two admins deleting
+     * their own accounts at once leave one. The caller checked the proof (the page asks for the password, the
+     * second factor and the address).
      */
     @Transactional
     public Outcome delete(long userId, Caller actor) {
+        admins.lock();
         List<String> found = jdbc.queryForList("select correo from users where id = ? for update", String.class, userId);
         if (found.isEmpty()) {
             return Outcome.NOT_FOUND;
@@ -78,7 +82,7 @@ public class AccountDeletion {
         if (!self && !actor.admin()) {
             return Outcome.NOT_ALLOWED;
         }
-        if (self && isLastAdmin(userId)) {
+        if (!admins.remainWithout(userId)) {
             return Outcome.NOT_ALLOWED;
         }
         String correo = found.get(0);
@@ -106,14 +110,6 @@ public class AccountDeletion {
         anonymiseAuditAtCommit(subject, addresses);
         events.publishEvent(new AccountDeleted(userId, !self, now));
         return Outcome.DELETED;
-    }
-
-    private boolean isLastAdmin(long userId) {
-        Integer others = jdbc.queryForObject("select count(*) from users where rol = ? and enabled = true and id <> ?",
-                Integer.class, Role.ADMIN.value(), userId);
-        Integer self = jdbc.queryForObject("select count(*) from users where id = ? and rol = ?", Integer.class, userId,
-                Role.ADMIN.value());
-        return self != null && self > 0 && (others == null || others == 0);
     }
 
     /**

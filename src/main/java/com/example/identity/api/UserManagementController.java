@@ -40,6 +40,7 @@ class UserManagementController {
     static final String EMAIL_TAKEN = "Ya existe una cuenta con ese correo";
     static final String OWN_UPDATE = "No puedes cambiar tu propio rol ni desactivar tu cuenta";
     static final String OWN_DELETE = "No puedes eliminar tu propia cuenta";
+    static final String LAST_ADMIN = "Debe quedar al menos un admin activo";
 
     private final AccountAdministration administration;
 
@@ -117,6 +118,7 @@ class UserManagementController {
             case DONE -> ApiJson.ok(Map.of("ok", true));
             case NOT_FOUND -> throw ApiProblem.notFound(NOT_FOUND);
             case OWN_ACCOUNT -> throw ApiProblem.conflict(own);
+            case LAST_ADMIN -> throw ApiProblem.conflict(LAST_ADMIN);
         };
     }
 

@@ -7,6 +7,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -57,6 +58,36 @@ public class ClusterLock {
             }
             return work.get();
         });
+    }
+
+    /**
+     * Takes the lock {@code name} in the caller's own transaction, held until it commits or rolls back: a check
+     * made after it (a count) and the change that depends on it are one step for every instance. Take it before
+     * any row the work changes, so that two such transactions queue here rather than deadlock elsewhere.
+     *
+     * @throws IllegalStateException outside a transaction
+     */
+    public void holdInThisTransaction(String name) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("cluster lock " + name + " taken outside a transaction");
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                Long locked = jdbc.query("select version from cluster_locks where name = ? for update",
+                        rs -> rs.next() ? rs.getLong(1) : null, name);
+                if (locked == null) {
+                    throw new IllegalStateException("no cluster lock named " + name);
+                }
+                return;
+            }
+            catch (org.springframework.dao.QueryTimeoutException | org.springframework.dao.PessimisticLockingFailureException e) {
+                // H2 gives up on a row lock after 2 s and keeps the transaction (PostgreSQL waits): wait again
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**

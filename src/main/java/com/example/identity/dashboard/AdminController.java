@@ -195,7 +195,7 @@ class AdminController {
         Role role = role(rol);
         boolean changed = role != null && administration.changeRole(Caller.of(admin), id, role);
         redirect.addFlashAttribute("notice", changed ? "Rol cambiado; sus sesiones se han cerrado."
-                : "No se pudo cambiar ese rol (no puedes cambiar el tuyo).");
+                : "No se pudo cambiar ese rol (no puedes cambiar el tuyo, y debe quedar al menos un admin activo).");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
@@ -203,7 +203,7 @@ class AdminController {
     String disable(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, RedirectAttributes redirect) {
         boolean done = administration.disable(Caller.of(admin), id);
         redirect.addFlashAttribute("notice", done ? "Cuenta desactivada: sus sesiones se han cerrado y sus tokens ya no valen."
-                : "No se pudo desactivar esa cuenta (no puedes desactivar la tuya).");
+                : "No se pudo desactivar esa cuenta (no puedes desactivar la tuya, y debe quedar al menos un admin activo).");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
@@ -215,7 +215,7 @@ class AdminController {
     String delete(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id, RedirectAttributes redirect) {
         boolean done = administration.delete(Caller.of(admin), id) == AccountAdministration.AdminOutcome.DONE;
         redirect.addFlashAttribute("notice", done ? "Cuenta eliminada con todos sus datos; sus sesiones se han cerrado."
-                : "No se pudo eliminar esa cuenta (no puedes eliminar la tuya).");
+                : "No se pudo eliminar esa cuenta (no puedes eliminar la tuya, y debe quedar al menos un admin activo).");
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 

@@ -109,14 +109,14 @@ final class ApiRoutes {
         errors(update, "400", "Falta el parámetro id", "id inválido", "rol inválido: user, developer_api o admin",
                 "activo inválido: true o false", "Nada que cambiar: envía rol, activo o primer_nombre", "Falta el nombre");
         errors(update, "404", "Usuario no encontrado");
-        errors(update, "409", "No puedes cambiar tu propio rol ni desactivar tu cuenta");
+        errors(update, "409", "No puedes cambiar tu propio rol ni desactivar tu cuenta", "Debe quedar al menos un admin activo");
         Operation delete = post(api, Endpoints.API_USERS_DELETE, "Elimina una cuenta",
                 List.of(required("id", "id de la cuenta")));
         delete.setDescription(admins + "Sus sesiones terminan; sus tokens, consentimientos, llaves de acceso y segundo factor "
                 + "se borran; el id no se reutiliza.");
         errors(delete, "400", "Falta el parámetro id", "id inválido");
         errors(delete, "404", "Usuario no encontrado");
-        errors(delete, "409", "No puedes eliminar tu propia cuenta");
+        errors(delete, "409", "No puedes eliminar tu propia cuenta", "Debe quedar al menos un admin activo");
     }
 
     private static void list(OpenAPI api, String path, String summary) {

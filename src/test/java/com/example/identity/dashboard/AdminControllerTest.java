@@ -161,9 +161,9 @@ class AdminControllerTest {
             .andExpect(redirectedUrl("/dashboard/admin.php#users"))
             .andExpect(flash().attribute("notice", "Rol cambiado; sus sesiones se han cerrado."));
         mvc.perform(post("/dashboard/admin/users/role").param("id", "2").param("rol", "root").with(user(ADMIN)).with(csrf()))
-            .andExpect(flash().attribute("notice", "No se pudo cambiar ese rol (no puedes cambiar el tuyo)."));
+            .andExpect(flash().attribute("notice", "No se pudo cambiar ese rol (no puedes cambiar el tuyo, y debe quedar al menos un admin activo)."));
         mvc.perform(post("/dashboard/admin/users/disable").param("id", "1").with(user(ADMIN)).with(csrf()))
-            .andExpect(flash().attribute("notice", "No se pudo desactivar esa cuenta (no puedes desactivar la tuya)."));
+            .andExpect(flash().attribute("notice", "No se pudo desactivar esa cuenta (no puedes desactivar la tuya, y debe quedar al menos un admin activo)."));
         when(accounts.enable(2)).thenReturn(true);
         mvc.perform(post("/dashboard/admin/users/enable").param("id", "2").with(user(ADMIN)).with(csrf()))
             .andExpect(flash().attribute("notice", "Cuenta activada."));

@@ -174,7 +174,7 @@ class AccountDeletionIT extends LeavingTestBase {
         assertThat(own.statusCode()).isEqualTo(302);
         assertThat(accounts.findById(admin.id())).isPresent();
         assertThat(admin.browser().get("/dashboard/admin.php").body())
-                .contains("No se pudo eliminar esa cuenta (no puedes eliminar la tuya).");
+                .contains("No se pudo eliminar esa cuenta (no puedes eliminar la tuya, y debe quedar al menos un admin activo).");
         // not by someone who is not an admin
         assertThat(user.browser().postForm("/dashboard/admin/users/delete", Map.of("id", String.valueOf(admin.id()),
                 "_csrf", user.browser().csrfFrom("/cuenta/"))).statusCode()).isEqualTo(403);
