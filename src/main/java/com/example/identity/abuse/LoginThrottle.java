@@ -35,9 +35,10 @@ import com.example.identity.common.CacheInvalidation;
  * <p>
  * <b>One unit taken before the proof is checked</b> (issue 25). Whatever checks a proof of an account (a
  * password, a second step's code) first takes an {@link Attempt} with {@link #tryAcquire(String, String)}:
- * atomically, it refuses the attempt if the attempts already under way, should they all fail, would lock the
- * pair or make this attempt wait (the pair's delay, or the account's or the address's delay unless the pair is
- * a known address); else it holds one unit of each budget until the proof is checked. Then exactly one of:
+ * atomically, it refuses the attempt if the failures counted lock the pair or make it wait; if the attempts
+ * already under way, should they all fail, would do so, it waits its turn in the pair's short queue (issue 39:
+ * {@link #QUEUE}, refused when full or after its longest wait) until one of them is settled; else it holds one
+ * unit of each budget until the proof is checked. Then exactly one of:
  * <ul>
  * <li>{@link Attempt#failed()}: a wrong proof; the unit stays spent as one failure (as
  * {@link #recordFailure(String, String)}), counted once however often it is called;</li>
@@ -47,7 +48,8 @@ import com.example.identity.common.CacheInvalidation;
  * the unit is given back and nothing is counted; after either of the others it does nothing.</li>
  * </ul>
  * So simultaneous guesses of one pair get no more evaluations than the budget: 5 without the delays, 2 with them
- * (the 2nd failure delays the next attempt). {@link LoginThrottleFilter} takes the attempt of the login form and
+ * (the 2nd failure delays the next attempt), while simultaneous right passwords of one pair all get in, a few at a
+ * time. {@link LoginThrottleFilter} takes the attempt of the login form and
  * of the account forms and keeps it as the request's {@link #attemptOf}; the failure and success handlers, and
  * the {@link PasswordCheckFailed} and {@link PasswordChanged} listeners here, settle it with
  * {@link #recordFailure(HttpServletRequest, String)} and {@link #recordSuccess(HttpServletRequest, String)}. A
@@ -73,6 +75,12 @@ public class LoginThrottle {
 
     /** How long an attempt holds its unit at most, should it never be settled nor closed. */
     static final Duration ATTEMPT_TTL = Duration.ofMinutes(1);
+    /**
+     * The attempts that may wait their turn (issue 39): 16 per pair (a family behind one router, a studio's test
+     * bots on one account), 64 on an instance altogether, each 10 seconds at most (a dozen Argon2id hashes of one
+     * pair, one or two at a time, take well under that on two busy cores); past them, refused as before.
+     */
+    static final LoginThrottleAttempts.Queue QUEUE = new LoginThrottleAttempts.Queue(16, 64, Duration.ofSeconds(10));
     /** The request attribute that holds the request's {@link Attempt} ({@link LoginThrottleFilter}). */
     static final String ATTEMPT = LoginThrottle.class.getName() + ".attempt";
 
@@ -83,10 +91,17 @@ public class LoginThrottle {
     private final LoginThrottleReplication replication;
     private final LoginThrottleRefusals refusals;
 
-    /** One instance alone, in memory (unit tests). */
+    /** One instance alone, in memory, where nothing waits (unit tests of the policy). */
     LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events) {
         this(properties, clock, events, (topic, message) -> {
         }, null);
+    }
+
+    /** One instance alone, in memory, with its queue (unit tests of the waiting). */
+    LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
+            LoginThrottleAttempts.Queue queue) {
+        this(properties, clock, events, (topic, message) -> {
+        }, null, queue);
     }
 
     /**
@@ -96,17 +111,22 @@ public class LoginThrottle {
     @Autowired
     LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
             CacheInvalidation cluster, LoginPairs lasting) {
-        this(properties, clock, events, cluster::publish, lasting);
+        this(properties, clock, events, cluster::publish, lasting, QUEUE);
         replication.subscribe(cluster);
     }
 
     LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
             BiConsumer<String, String> toOthers, @Nullable LoginPairs lasting) {
+        this(properties, clock, events, toOthers, lasting, LoginThrottleAttempts.Queue.NONE);
+    }
+
+    private LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
+            BiConsumer<String, String> toOthers, @Nullable LoginPairs lasting, LoginThrottleAttempts.Queue queue) {
         this.clock = clock;
         this.events = events;
         this.policy = new LoginThrottlePolicy(properties.login(), clock);
-        this.attempts = new LoginThrottleAttempts(policy, clock);
-        this.replication = new LoginThrottleReplication(policy, toOthers, lasting);
+        this.attempts = new LoginThrottleAttempts(policy, clock, queue);
+        this.replication = new LoginThrottleReplication(policy, toOthers, lasting, attempts::policyChanged);
         this.refusals = new LoginThrottleRefusals(events);
         replication.restore(clock);
     }
@@ -145,8 +165,9 @@ public class LoginThrottle {
 
     /**
      * Takes one unit of every budget for an attempt of {@code username} from {@code address}, before its proof
-     * is checked (see the class comment): null when the attempt is refused, the refusal counted for the audit
-     * trail as {@link #refuse} counts it. The caller settles or closes the attempt.
+     * is checked (see the class comment), waiting its turn while only attempts under way stand in its way
+     * ({@link LoginThrottleAttempts}: at most {@link #QUEUE}'s bounds): null when the attempt is refused, the
+     * refusal counted for the audit trail as {@link #refuse} counts it. The caller settles or closes the attempt.
      */
     public @Nullable Attempt tryAcquire(String username, String address) {
         String account = LoginThrottlePolicy.key(username);
@@ -169,6 +190,12 @@ public class LoginThrottle {
             request.setAttribute(ATTEMPT, attempt);
         }
         return attempt;
+    }
+
+    /** The attempts of {@code username} from {@code address} waiting their turn now (tests). */
+    int waiting(String username, String address) {
+        String account = LoginThrottlePolicy.key(username);
+        return attempts.waiting(LoginThrottlePolicy.pair(account, address));
     }
 
     /** The attempt {@link LoginThrottleFilter} (or {@link #tryAcquire(HttpServletRequest, String)}) took for this request, if any. */
@@ -221,7 +248,9 @@ public class LoginThrottle {
     public boolean recordFailure(String username, String address) {
         String account = LoginThrottlePolicy.key(username);
         replication.tellFailure(account, address);
-        return replication.storeLock(policy.failure(account, address));
+        LoginThrottlePolicy.Failure failure = policy.failure(account, address);
+        attempts.policyChanged();
+        return replication.storeLock(failure);
     }
 
     /** A failure another instance counted. */
@@ -246,7 +275,9 @@ public class LoginThrottle {
     /** A success seen here, of an account's key: told to the others, counted, stored if it must last. */
     private void successHere(String account, String address) {
         replication.tellSuccess(account, address);
-        replication.storeKnown(policy.success(account, address));
+        LoginThrottlePolicy.Success success = policy.success(account, address);
+        attempts.policyChanged();
+        replication.storeKnown(success);
     }
 
     /**

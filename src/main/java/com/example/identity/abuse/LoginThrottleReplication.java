@@ -36,12 +36,15 @@ final class LoginThrottleReplication {
     private final BiConsumer<String, String> toOthers;
     /** Where locks and known addresses last; null in unit tests (memory only). */
     private final @Nullable LoginPairs lasting;
+    /** Told after what another instance counted is applied here: the attempts waiting here look again. */
+    private final Runnable applied;
 
     LoginThrottleReplication(LoginThrottlePolicy policy, BiConsumer<String, String> toOthers,
-            @Nullable LoginPairs lasting) {
+            @Nullable LoginPairs lasting, Runnable applied) {
         this.policy = policy;
         this.toOthers = toOthers;
         this.lasting = lasting;
+        this.applied = applied;
     }
 
     /** Gives the policy the locks and known addresses in force, as stored by any instance. */
@@ -75,14 +78,16 @@ final class LoginThrottleReplication {
         toOthers.accept(SUCCESSES, message(account, address));
     }
 
-    /** A failure another instance counted. */
+    /** A failure another instance counted (a lock there refuses the attempts waiting here). */
     void failureElsewhere(String message) {
         fromMessage(message, policy::failure);
+        applied.run();
     }
 
-    /** A success another instance saw. */
+    /** A success another instance saw (a pair forgiven there lets the attempts waiting here in). */
     void successElsewhere(String message) {
         fromMessage(message, policy::success);
+        applied.run();
     }
 
     private static String message(String account, String address) {

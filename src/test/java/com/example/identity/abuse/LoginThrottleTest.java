@@ -481,4 +481,127 @@ class LoginThrottleTest {
         assertThat(throttle.isBlocked(huge.toUpperCase(java.util.Locale.ROOT), "10.0.0.11")).isTrue();
         assertThat(sent).hasSize(5).allSatisfy(message -> assertThat(message.length()).isLessThan(100));
     }
+
+    /** The shipped defaults with the service's queue (issue 39). */
+    LoginThrottle queued(IdentityProperties.Login login, LoginThrottleAttempts.Queue queue) {
+        return new LoginThrottle(properties(login), clock, events::add, queue);
+    }
+
+    /** {@code count} threads each take an attempt of one pair at once and settle it with {@code settle}. */
+    private static List<Boolean> simultaneouslySettled(LoginThrottle throttle, int count, String email, String address,
+            java.util.function.Consumer<LoginThrottle.Attempt> settle) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(count);
+        try {
+            var go = new CountDownLatch(1);
+            List<Future<Boolean>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                futures.add(pool.submit(() -> {
+                    assertThat(go.await(10, TimeUnit.SECONDS)).isTrue();
+                    LoginThrottle.Attempt attempt = throttle.tryAcquire(email, address);
+                    if (attempt == null) {
+                        return false;
+                    }
+                    settle.accept(attempt);
+                    return true;
+                }));
+            }
+            go.countDown();
+            List<Boolean> taken = new ArrayList<>();
+            for (var future : futures) {
+                taken.add(future.get(30, TimeUnit.SECONDS));
+            }
+            return taken;
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void rightPasswordsAtOnceWaitTheirTurnAndAllGetIn() throws Exception {
+        var throttle = queued(shippedLogin(), LoginThrottle.QUEUE);
+        List<Boolean> taken = simultaneouslySettled(throttle, 12, "family@example.com", "10.0.0.1",
+                LoginThrottle.Attempt::succeeded);
+        assertThat(taken).as("two at a time with the delays on, the others waiting").hasSize(12).containsOnly(true);
+        assertThat(throttle.waiting("family@example.com", "10.0.0.1")).isZero();
+    }
+
+    @Test
+    void waitingGuessesAreRefusedOnceTheFailuresCountedLockThePairAndNoMoreThanTheBudgetIsTaken() throws Exception {
+        var d = shippedLogin();
+        var throttle = queued(new IdentityProperties.Login(d.maxFailuresPerPair(), d.maxFailuresPerAccount(),
+                d.maxFailuresPerAddress(), d.lockDuration(), Duration.ZERO, d.maxDelay(), d.accountWindow(),
+                d.addressWindow(), d.knownAddressTtl()), LoginThrottle.QUEUE);
+        List<Boolean> taken = simultaneouslySettled(throttle, 20, "g@example.com", "10.0.0.1", LoginThrottle.Attempt::failed);
+        assertThat(taken).filteredOn(Boolean::booleanValue).as("the pair's budget, whatever the order").hasSize(5);
+        assertThat(throttle.isBlocked("g@example.com", "10.0.0.1")).isTrue();
+        assertThat(throttle.waiting("g@example.com", "10.0.0.1")).isZero();
+    }
+
+    @Test
+    void withTheDelaysOnTheSecondFailureCountedRefusesTheWaitingAttempts() throws Exception {
+        var throttle = queued(shippedLogin(), LoginThrottle.QUEUE);
+        List<Boolean> taken = simultaneouslySettled(throttle, 10, "h@example.com", "10.0.0.1", LoginThrottle.Attempt::failed);
+        assertThat(taken).filteredOn(Boolean::booleanValue).as("the 2nd failure delays the next").hasSize(2);
+    }
+
+    @Test
+    void aFullQueueRefusesAtOnceAndAWaitEndsAfterItsLongest() throws Exception {
+        var throttle = queued(shippedLogin(), new LoginThrottleAttempts.Queue(1, 64, Duration.ofMillis(300)));
+        var first = throttle.tryAcquire("q@example.com", "10.0.0.1");
+        var second = throttle.tryAcquire("q@example.com", "10.0.0.1");
+        assertThat(first).isNotNull();
+        assertThat(second).isNotNull();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<LoginThrottle.Attempt> third = pool.submit(() -> throttle.tryAcquire("q@example.com", "10.0.0.1"));
+            await(() -> throttle.waiting("q@example.com", "10.0.0.1") == 1);
+            assertThat(throttle.tryAcquire("q@example.com", "10.0.0.1")).as("the pair's queue is full").isNull();
+            assertThat(third.get(10, TimeUnit.SECONDS)).as("nobody settled within its longest wait").isNull();
+            assertThat(throttle.waiting("q@example.com", "10.0.0.1")).isZero();
+            Future<LoginThrottle.Attempt> fourth = pool.submit(() -> throttle.tryAcquire("q@example.com", "10.0.0.1"));
+            await(() -> throttle.waiting("q@example.com", "10.0.0.1") == 1);
+            first.succeeded();
+            assertThat(fourth.get(10, TimeUnit.SECONDS)).as("its turn once one ahead is settled").isNotNull();
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aLockCountedAtAnotherInstanceRefusesTheAttemptsWaitingHere() throws Exception {
+        var d = shippedLogin();
+        var props = properties(new IdentityProperties.Login(d.maxFailuresPerPair(), d.maxFailuresPerAccount(),
+                d.maxFailuresPerAddress(), d.lockDuration(), Duration.ZERO, d.maxDelay(), d.accountWindow(),
+                d.addressWindow(), d.knownAddressTtl()));
+        var here = new LoginThrottle(props, clock, events::add, LoginThrottle.QUEUE);
+        var taken = new ArrayList<LoginThrottle.Attempt>();
+        for (int i = 0; i < 5; i++) {
+            taken.add(here.tryAcquire("r@example.com", "10.0.0.1"));
+        }
+        assertThat(taken).doesNotContainNull();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<LoginThrottle.Attempt> waiting = pool.submit(() -> here.tryAcquire("r@example.com", "10.0.0.1"));
+            await(() -> here.waiting("r@example.com", "10.0.0.1") == 1);
+            String message = "8:10.0.0.1r@example.com";
+            for (int i = 0; i < 5; i++) {
+                here.failureElsewhere(message);
+            }
+            assertThat(waiting.get(5, TimeUnit.SECONDS)).as("refused at once, not after its longest wait").isNull();
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Polls {@code condition} for up to 10 seconds. */
+    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited 10 s").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
 }
