@@ -24,6 +24,8 @@ import com.example.identity.signin.AccountLogin;
  * (second step, authorization endpoint) sees a login like any other:
  * <ol>
  * <li>a link asked for from {@code /cuenta/seguridad} links the identity to the logged-in account;</li>
+ * <li>a new proof asked for by {@code /cuenta/eliminar} logs the logged-in account in again, now, when the
+ *     identity is one of its links, and goes back there (issue 39); else the session stays as it was;</li>
  * <li>a linked identity logs its account in;</li>
  * <li>an identity with no address (Steam's, always) goes to the sign-up page, which asks for one and mails the
  *     link that creates the account with this identity linked (registration/IdentitySignUp, D38); refused when
@@ -76,6 +78,19 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
             return;
         }
         var linkedUser = links.userOf(identity.provider(), identity.subject());
+        if (FederatedSession.take(request, FederatedSession.REAUTHENTICATION)
+                instanceof FederatedSession.Reauthentication again) {
+            UserAccount account = linkedUser.filter(id -> id == again.userId()).flatMap(accounts::findById)
+                    .filter(UserAccount::isEnabled).orElse(null);
+            if (account == null) {
+                login.restore(request, response, again.authentication());
+                response.sendRedirect(Endpoints.ACCOUNT_DELETE + "?reautenticacion=otra");
+                return;
+            }
+            response.sendRedirect(login.login(request, response, account, LoginFactors.FEDERATED_AUTHORITY,
+                    Endpoints.ACCOUNT_DELETE));
+            return;
+        }
         if (linkedUser.isPresent()) {
             UserAccount account = accounts.findById(linkedUser.get()).filter(UserAccount::isEnabled).orElse(null);
             if (account == null) {

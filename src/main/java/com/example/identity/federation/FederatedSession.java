@@ -32,9 +32,21 @@ class FederatedSession {
     static final String STEAM_STATE = "identity.federation.steam-state";
     /** An identity waiting for the proof of the account that has its address ({@link PendingLink}). */
     static final String PENDING_LINK = "identity.federation.pending-link";
+    /** A logged-in person proving themselves again with a linked provider ({@link Reauthentication}). */
+    static final String REAUTHENTICATION = "identity.federation.reauthentication";
 
     /** The logged-in person who asked to link another provider, and their session's authentication. */
     record LinkIntent(long userId, Authentication authentication) implements Serializable {
+        @Serial
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * A logged-in person (account {@code userId}) who logs in again with one of the account's linked providers to
+     * prove it is them (issue 39: an account without a password of its own leaving, settings/'s
+     * {@code /cuenta/eliminar}); their session's authentication, kept should the provider answer for someone else.
+     */
+    record Reauthentication(long userId, Authentication authentication) implements Serializable {
         @Serial
         private static final long serialVersionUID = 1L;
     }

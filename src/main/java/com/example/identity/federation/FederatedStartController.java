@@ -21,9 +21,10 @@ import com.example.identity.mfa.RecentLogin;
 import com.example.identity.signin.ReturnToApplication;
 
 /**
- * The login page's "Entrar con …" buttons and the security page's "Vincular …" lead here
- * ({@code /login/federado/{registrationId}}): the checked authorization request to continue (login) or the
- * logged-in account to link to (after a recent proof, mfa/RecentLogin) is kept in the session, then the
+ * The login page's "Entrar con …" buttons, the security page's "Vincular …" and the deletion page's "Entrar de
+ * nuevo con …" lead here ({@code /login/federado/{registrationId}}): the checked authorization request to continue
+ * (login), the logged-in account to link to (after a recent proof, mfa/RecentLogin) or the logged-in account to
+ * prove again ({@code reautenticar}: back to {@code /cuenta/eliminar}, issue 39) is kept in the session, then the
  * browser goes to Spring Security's {@code /oauth2/authorization/{registrationId}}, or, for {@code steam}, to
  * Steam's OpenID 2.0 endpoint with a state kept in the session ({@link SteamAssertions}).
  */
@@ -48,7 +49,8 @@ class FederatedStartController {
 
     @GetMapping(Endpoints.FEDERATED_START + "{registrationId}")
     String start(@PathVariable String registrationId, @RequestParam(required = false) String redirect,
-            @RequestParam(required = false) String vincular, Authentication authentication, HttpServletRequest request) {
+            @RequestParam(required = false) String vincular, @RequestParam(required = false) String reautenticar,
+            Authentication authentication, HttpServletRequest request) {
         ClientRegistrationRepository repository = registrations.getIfAvailable();
         boolean isSteam = steam.enabled() && SteamSettings.PROVIDER.equals(registrationId);
         if (!isSteam && (repository == null || !registrationId.matches("[A-Za-z0-9_-]{1,64}")
@@ -59,7 +61,15 @@ class FederatedStartController {
         session.removeAttribute(FederatedSession.LINK_INTENT);
         session.removeAttribute(FederatedSession.REDIRECT);
         session.removeAttribute(FederatedSession.STEAM_STATE);
-        if (vincular != null) {
+        session.removeAttribute(FederatedSession.REAUTHENTICATION);
+        if (reautenticar != null) {
+            if (authentication == null || !(authentication.getPrincipal() instanceof AccountPrincipal user)) {
+                return "redirect:" + Endpoints.LOGIN;
+            }
+            session.setAttribute(FederatedSession.REAUTHENTICATION,
+                    new FederatedSession.Reauthentication(user.id(), authentication));
+        }
+        else if (vincular != null) {
             if (authentication == null || !(authentication.getPrincipal() instanceof AccountPrincipal user)) {
                 return "redirect:" + Endpoints.LOGIN;
             }

@@ -28,6 +28,7 @@ import com.example.identity.account.AccountDeletion;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
+import com.example.identity.account.LoginFactors;
 import com.example.identity.account.PasswordCheckFailed;
 import com.example.identity.account.UserAccount;
 import com.example.identity.mfa.MfaSettings;
@@ -38,14 +39,20 @@ import com.example.identity.passkey.Passkeys;
  * {@code /cuenta/eliminar} (decisions §20): the person deletes their account. The form asks for the password
  * ({@code contrasena}), the second factor's code ({@code codigo}) where the account has one, and the address typed
  * again ({@code confirmacion}); an account with passkeys must also have logged in with one of them within
- * {@code identity.mfa.recent-login}. A wrong password or code counts as a failed login of the login throttle
- * (abuse/LoginThrottleFilter refuses the form as it refuses the login page). Then account/AccountDeletion, the
- * session ends and the page says so.
+ * {@code identity.mfa.recent-login}. An account without a password of its own (made by another provider's login)
+ * is asked for no password (issue 39): as {@code /login/vincular} proves an account, it proves itself with a login
+ * within {@code identity.mfa.recent-login} with one of its passkeys (when it has any) or else with one of its
+ * linked providers ("Entrar de nuevo con …", federation/, which comes back here). A wrong password or code counts
+ * as a failed login of the login throttle (abuse/LoginThrottleFilter refuses the form as it refuses the login
+ * page). Then account/AccountDeletion, the session ends and the page says so.
  */
 @Controller
 class AccountDeletionController {
 
     static final String VIEW = "settings/delete";
+    static final String NOT_RECENT = "Tu cuenta no tiene contraseña: vuelve a entrar con tu proveedor (o tu llave de "
+            + "acceso) y elimina la cuenta en los minutos siguientes";
+    static final String OTHER_IDENTITY = "Esa cuenta del otro proveedor no es la vinculada a tu cuenta";
 
     private final AccountService accounts;
     private final AccountDeletion deletion;
@@ -68,11 +75,15 @@ class AccountDeletionController {
 
     @GetMapping(Endpoints.ACCOUNT_DELETE)
     String form(@AuthenticationPrincipal AccountPrincipal user, Authentication authentication,
-            @RequestParam(required = false) String bloqueado, HttpServletResponse response, Model model) {
+            @RequestParam(required = false) String bloqueado, @RequestParam(required = false) String reautenticacion,
+            HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         Map<String, String> errors = new LinkedHashMap<>();
         if (bloqueado != null) {
             errors.put("contrasena", PasswordChangeController.THROTTLED);
+        }
+        if (reautenticacion != null) {
+            errors.put("reciente", OTHER_IDENTITY);
         }
         return page(user, authentication, errors, model);
     }
@@ -84,18 +95,24 @@ class AccountDeletionController {
             HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         Map<String, String> errors = new LinkedHashMap<>();
-        String correo = accounts.findById(user.id()).map(UserAccount::getCorreo).orElse(user.correo());
+        UserAccount account = accounts.findById(user.id()).orElse(null);
+        String correo = account == null ? user.correo() : account.getCorreo();
+        boolean ownPassword = account == null || account.isPasswordSet();
         if (confirmacion == null || !UserAccount.normalizeEmail(confirmacion).equals(correo)) {
             errors.put("confirmacion", "Escribe la dirección de correo de tu cuenta tal como es");
         }
-        else if (!accounts.passwordMatches(user.id(), contrasena)) {
+        else if (ownPassword && !accounts.passwordMatches(user.id(), contrasena)) {
             errors.put("contrasena", "La contraseña no es correcta");
+        }
+        else if (!ownPassword && !passkeys.hasAny(correo) && !recent(authentication, LoginFactors.FEDERATED_AUTHORITY)) {
+            // no password to type: a login with one of its providers just now proves it (passkeys: below)
+            errors.put("reciente", NOT_RECENT);
         }
         else if (factors.hasTotp(user.id()) && factors.verify(user.id(), codigo) == SecondFactors.Proof.NONE) {
             events.publishEvent(new PasswordCheckFailed(correo)); // a wrong code counts as a failed login too
             errors.put("codigo", "Código incorrecto");
         }
-        else if (passkeys.hasAny(correo) && !recentPasskey(authentication)) {
+        else if (passkeys.hasAny(correo) && !recent(authentication, FactorGrantedAuthority.WEBAUTHN_AUTHORITY)) {
             errors.put("llave", "Vuelve a iniciar sesión con tu llave de acceso y elimina la cuenta en los "
                     + "minutos siguientes");
         }
@@ -122,16 +139,20 @@ class AccountDeletionController {
         model.addAttribute("hasTotp", factors.hasTotp(user.id()));
         boolean hasPasskeys = passkeys.hasAny(user.correo());
         model.addAttribute("hasPasskeys", hasPasskeys);
-        model.addAttribute("passkeyRecent", hasPasskeys && recentPasskey(authentication));
+        model.addAttribute("passkeyRecent", hasPasskeys && recent(authentication, FactorGrantedAuthority.WEBAUTHN_AUTHORITY));
+        // without a password of its own: no password field, the proof of a recent login instead (the page's
+        // "Entrar de nuevo con …" buttons come from federation/'s advice on this package: linkedIdentities)
+        boolean ownPassword = accounts.findById(user.id()).map(UserAccount::isPasswordSet).orElse(true);
+        model.addAttribute("ownPassword", ownPassword);
+        model.addAttribute("providerRecent", !ownPassword && recent(authentication, LoginFactors.FEDERATED_AUTHORITY));
         return VIEW;
     }
 
-    /** Whether this session logged in with a passkey within {@code identity.mfa.recent-login}. */
-    private boolean recentPasskey(Authentication authentication) {
+    /** Whether this session logged in with {@code factor} within {@code identity.mfa.recent-login}. */
+    private boolean recent(Authentication authentication, String factorName) {
         Instant oldest = clock.instant().minus(mfa.recentLogin());
         for (GrantedAuthority authority : authentication.getAuthorities()) {
-            if (authority instanceof FactorGrantedAuthority factor
-                    && FactorGrantedAuthority.WEBAUTHN_AUTHORITY.equals(factor.getAuthority())
+            if (authority instanceof FactorGrantedAuthority factor && factorName.equals(factor.getAuthority())
                     && factor.getIssuedAt() != null && !factor.getIssuedAt().isBefore(oldest)) {
                 return true;
             }

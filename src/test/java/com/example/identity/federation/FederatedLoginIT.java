@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
@@ -24,6 +25,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.support.MovableClock;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.SoftwarePasskey;
 import com.example.identity.support.WebClient;
@@ -91,6 +93,9 @@ class FederatedLoginIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    MovableClock clock;
 
     static String pathOf(String location) {
         URI uri = URI.create(location);
@@ -342,5 +347,59 @@ class FederatedLoginIT {
                 .containsExactly("discord");
         assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'IDENTITY_UNLINKED' and subject = ?",
                 Long.class, "usuario #" + id + ": google")).isEqualTo(1);
+    }
+
+    /**
+     * Issue 39: an account that a provider made has no password of its own, so /cuenta/eliminar asks for none (and
+     * counts no failed login): a login with its provider within the last 10 minutes proves the person, as at
+     * /login/vincular; "Entrar de nuevo con Google" gives a fresh one and comes back; the address is typed again.
+     */
+    @Test
+    void anAccountMadeByAProviderLeavesWithAFreshLoginThereAndItsAddressTypedAgain() {
+        ProviderPerson person = atProvider("Lea", true);
+        var browser = new WebClient(PORT);
+        assertThat(WebClient.location(viaProvider(browser, person.browser(), "/login/federado/google", "google")))
+                .isEqualTo("/");
+        long id = accounts.findByEmail(person.email()).orElseThrow().getId();
+        clock.advance(Duration.ofMinutes(11));
+
+        HttpResponse<String> page = browser.get("/cuenta/eliminar");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).doesNotContain("name=\"contrasena\"").contains("id=\"provider-needed\"")
+                .contains("Tu cuenta no tiene contraseña propia")
+                .contains("href=\"/login/federado/google?reautenticar=1\"").contains(">Entrar de nuevo con Google</a>");
+        HttpResponse<String> stale = browser.postForm("/cuenta/eliminar", Map.of("confirmacion", person.email(),
+                "_csrf", WebClient.csrfOf(page.body())));
+        assertThat(stale.statusCode()).isEqualTo(400);
+        assertThat(stale.body()).contains("id=\"recent-error\"").contains("vuelve a entrar con tu proveedor");
+        assertThat(accounts.findById(id)).isPresent();
+        assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'LOGIN_FAILED' and actor = ?",
+                Long.class, person.email())).as("no password was checked").isZero();
+
+        // another person's identity at the provider proves nothing about this account
+        ProviderPerson stranger = atProvider("Otra", true);
+        HttpResponse<String> other = viaProvider(browser, stranger.browser(), "/login/federado/google?reautenticar=1",
+                "google");
+        assertThat(WebClient.location(other)).isEqualTo("/cuenta/eliminar?reautenticacion=otra");
+        HttpResponse<String> told = browser.get("/cuenta/eliminar?reautenticacion=otra");
+        assertThat(told.body()).contains(person.email()).contains("no es la vinculada a tu cuenta");
+        assertThat(accounts.findByEmail(stranger.email())).as("nothing made for the stranger").isEmpty();
+
+        HttpResponse<String> again = viaProvider(browser, person.browser(), "/login/federado/google?reautenticar=1",
+                "google");
+        assertThat(WebClient.location(again)).isEqualTo("/cuenta/eliminar");
+        HttpResponse<String> fresh = browser.get("/cuenta/eliminar");
+        assertThat(fresh.body()).doesNotContain("id=\"provider-needed\"").doesNotContain("name=\"contrasena\"");
+        HttpResponse<String> mistyped = browser.postForm("/cuenta/eliminar", Map.of("confirmacion", "otra@example.com",
+                "_csrf", WebClient.csrfOf(fresh.body())));
+        assertThat(mistyped.statusCode()).isEqualTo(400);
+        assertThat(mistyped.body()).contains("Escribe la dirección de correo de tu cuenta tal como es");
+
+        HttpResponse<String> deleted = browser.postForm("/cuenta/eliminar", Map.of("confirmacion", person.email(),
+                "_csrf", WebClient.csrfOf(mistyped.body())));
+        assertThat(deleted.statusCode()).isEqualTo(200);
+        assertThat(deleted.body()).contains("id=\"account-deleted\"");
+        assertThat(accounts.findById(id)).isEmpty();
+        assertThat(jdbc.queryForObject("select count(*) from linked_identities where user_id = ?", Long.class, id)).isZero();
     }
 }
