@@ -12,6 +12,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.AfterCommit;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 
@@ -31,9 +32,11 @@ public class AccountService {
     private final PasswordEncoder passwordEncoder;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private final ProvedAddressMail provedAddressMail;
 
     AccountService(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events, ProvedAddressMail provedAddressMail) {
+        this.provedAddressMail = provedAddressMail;
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.clock = clock;
@@ -161,7 +164,9 @@ public class AccountService {
      * A forgotten password replaced through a recovery link (decisions §17): the same rules as a change
      * ({@link #checkNewPassword}: the new one differs from the forgotten one too), without the current password
      * (the link proved the mailbox). Every session of the account ends
-     * ({@link PasswordChanged} with no session kept), tokens stay; audited.
+     * ({@link PasswordChanged} with no session kept), tokens stay; audited. When nobody had proved the address
+     * before, the ways into the account added without that proof go too, and the owner is told by mail
+     * ({@link UnprovenAddressProved}, D44).
      *
      * @throws InvalidAccountException with field {@code nueva} and the Spanish reason
      */
@@ -172,9 +177,17 @@ public class AccountService {
         checkNewPassword(user, chosen, null);
         user.changePasswordHash(passwordEncoder.encode(chosen), clock.instant());
         // the link reached the mailbox: the address is proved (decisions §18)
-        user.markEmailVerified(clock.instant());
+        boolean firstProof = user.markEmailVerified(clock.instant());
         events.publishEvent(new PasswordChanged(userId, user.getCorreo(), null));
         events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_RECOVERED, describe(user)));
+        if (firstProof) {
+            UnprovenAddressProved proved = new UnprovenAddressProved(userId, user.getCorreo());
+            events.publishEvent(proved);
+            if (proved.removedAnything()) {
+                String name = user.getPrimerNombre();
+                AfterCommit.onCommit(() -> provedAddressMail.send(proved, name));
+            }
+        }
         return user;
     }
 

@@ -32,8 +32,12 @@ import com.example.identity.signin.AccountLogin;
  *     sign-up is off;</li>
  * <li>an address that has an account links nothing by itself: the person proves that account first
  *     ({@code /login/vincular});</li>
- * <li>otherwise an account is created (role {@code user}, the address verified only when the provider
- *     asserts it) and the identity linked to it.</li>
+ * <li>an address the provider does not say it verified makes no account (D44, the "nOAuth" pattern: whoever
+ *     controls such a provider account could name anyone's address, and keep the account its owner would later
+ *     recover): the sign-up page, with that address typed, mails the link that proves it and creates the account
+ *     with this identity linked, as for a provider without address; refused when sign-up is off;</li>
+ * <li>otherwise an account is created (role {@code user}, the address verified, as the provider asserts) and
+ *     the identity linked to it.</li>
  * </ol>
  */
 final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
@@ -122,10 +126,19 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
             response.sendRedirect(Endpoints.FEDERATED_LINK);
             return;
         }
+        if (!identity.emailVerified()) {
+            session.anonymous(request, response);
+            if (!signUp.offered()) {
+                refuse(request, response, "sin-verificar");
+                return;
+            }
+            response.sendRedirect(signUp.begin(request, new IdentitySignUp.Identity(identity.provider(), providerName,
+                    identity.subject(), identity.name(), redirect, identity.email())));
+            return;
+        }
         UserAccount created;
         try {
-            created = accounts.createFederated(identity.name(), identity.email(), identity.emailVerified(),
-                    identity.provider());
+            created = accounts.createFederated(identity.name(), identity.email(), true, identity.provider());
         }
         catch (AccountService.EmailAlreadyUsedException raced) {
             refuse(request, response, "error");

@@ -7,13 +7,17 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.account.AccountService;
+import com.example.identity.account.UnprovenAddressProved;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.passkey.Passkeys;
@@ -32,9 +36,13 @@ public class LinkedIdentities implements IdentitySignUp.Links {
     private final Passkeys passkeys;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final ObjectProvider<ClientRegistrationRepository> registrations;
+    private final SteamSettings steam;
 
     LinkedIdentities(JdbcTemplate jdbc, AccountService accounts, Passkeys passkeys, ApplicationEventPublisher events,
-            Clock clock) {
+            Clock clock, ObjectProvider<ClientRegistrationRepository> registrations, SteamSettings steam) {
+        this.registrations = registrations;
+        this.steam = steam;
         this.jdbc = jdbc;
         this.accounts = accounts;
         this.passkeys = passkeys;
@@ -83,6 +91,27 @@ public class LinkedIdentities implements IdentitySignUp.Links {
                         rs.getObject(4, OffsetDateTime.class).toInstant(),
                         rs.getObject(5, OffsetDateTime.class) == null ? null : rs.getObject(5, OffsetDateTime.class).toInstant()),
                 userId);
+    }
+
+    /**
+     * A recovery proved the address of an account whose address nobody had proved (D44): the identities linked to
+     * it before were linked without that proof (a provider's unverified address before D44, or whoever held an
+     * account an admin made), so they go, audited, and the owner's mail names them.
+     */
+    @EventListener
+    void onUnprovenAddressProved(UnprovenAddressProved event) {
+        List<String> providers = jdbc.queryForList("select provider from linked_identities where user_id = ? "
+                + "order by linked_at, id", String.class, event.userId());
+        if (providers.isEmpty()) {
+            return;
+        }
+        jdbc.update("delete from linked_identities where user_id = ?", event.userId());
+        for (String provider : providers) {
+            events.publishEvent(new AuditEvent(AuditEvent.Type.IDENTITY_UNLINKED,
+                    "usuario #" + event.userId() + ": " + provider + " (vinculada antes de demostrar el correo)"));
+            event.unlinked(ProviderButtons.of(registrations, steam).stream().filter(p -> p.id().equals(provider))
+                    .map(ProviderButtons.Provider::name).findFirst().orElse(provider));
+        }
     }
 
     /** What an unlink did. */

@@ -38,6 +38,7 @@ class LoginPageProviders {
         return switch (federado) {
             case "sin-correo" -> "El otro proveedor no nos ha dado tu dirección de correo: no podemos crear tu cuenta.";
             case "desactivada" -> "Esa cuenta está desactivada.";
+            case "sin-verificar" -> "El otro proveedor no ha confirmado tu dirección de correo: no podemos crear tu cuenta.";
             case "cancelado" -> "Has cancelado la entrada con el otro proveedor.";
             case "steam" -> "Steam no ha confirmado tu identidad (respuesta no válida, caducada o ya usada). "
                     + "Vuelve a intentarlo.";

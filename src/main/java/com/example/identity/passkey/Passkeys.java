@@ -10,7 +10,10 @@ import org.springframework.security.web.webauthn.api.CredentialRecord;
 import org.springframework.security.web.webauthn.api.PublicKeyCredentialUserEntity;
 import org.springframework.security.web.webauthn.management.PublicKeyCredentialUserEntityRepository;
 import org.springframework.security.web.webauthn.management.UserCredentialRepository;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+
+import com.example.identity.account.UnprovenAddressProved;
 
 /** An account's passkeys as {@code /cuenta/seguridad} lists them, and their removal by their owner only. */
 @Component
@@ -41,6 +44,21 @@ public class Passkeys {
 
     public boolean hasAny(String correo) {
         return !of(correo).isEmpty();
+    }
+
+    /**
+     * A recovery proved the address of an account whose address nobody had proved (D44): its passkeys were added
+     * by whoever held the account before, who may not be the mailbox's owner, so they go (each audited), and the
+     * owner's mail counts them.
+     */
+    @EventListener
+    void onUnprovenAddressProved(UnprovenAddressProved event) {
+        List<Passkey> all = of(event.correo());
+        int removed = 0;
+        for (Passkey passkey : all) {
+            removed += remove(event.correo(), passkey.id()) ? 1 : 0;
+        }
+        event.passkeysRemoved(removed);
     }
 
     /** Removes passkey {@code id} when it is one of {@code correo}'s; false otherwise. */

@@ -12,9 +12,10 @@ import com.example.identity.Endpoints;
 
 /**
  * A sign-up that another provider's login started (decisions §19, D38): that provider gave no address (Steam
- * never does), so {@code /registro} asks for one (and a name, no password) and mails the same single-use link as
- * any sign-up; the link creates the account (address proved, no password of its own) with the identity linked
- * and logs it in. Federation/ hands the identity over in the session ({@link #begin}) and links it through
+ * never does), or one it did not verify (D44: no account is made on such an address, Microsoft's among them), so
+ * {@code /registro} asks for one (the provider's, if any, already typed; a name, no password) and mails the same
+ * single-use link as any sign-up; the link creates the account (address proved, no password of its own) with the
+ * identity linked and logs it in. Federation/ hands the identity over in the session ({@link #begin}) and links it through
  * {@link Links}, which it implements, so this package imports nothing of federation/.
  */
 @Component
@@ -22,11 +23,20 @@ public class IdentitySignUp {
 
     static final String SESSION = "identity.registration.identity";
 
-    /** The identity waiting for an address: provider id and name, its subject, a name it gave, the authorization request. */
+    /**
+     * The identity waiting for an address: provider id and name, its subject, a name it gave, the authorization
+     * request, and the address it gave without verifying it (null when it gave none).
+     */
     public record Identity(String provider, String providerName, String subject, @Nullable String name,
-            @Nullable String redirect) implements Serializable {
+            @Nullable String redirect, @Nullable String unverifiedEmail) implements Serializable {
         @Serial
         private static final long serialVersionUID = 1L;
+
+        /** An identity that gave no address. */
+        public Identity(String provider, String providerName, String subject, @Nullable String name,
+                @Nullable String redirect) {
+            this(provider, providerName, subject, name, redirect, null);
+        }
 
         @Override
         public String toString() {

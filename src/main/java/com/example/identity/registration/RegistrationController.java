@@ -80,6 +80,8 @@ class RegistrationController {
         model.addAttribute("identity", identity);
         model.addAttribute("redirect", identity != null ? checked(identity.redirect()) : checked(redirect));
         model.addAttribute("primerNombre", identity == null ? null : identity.name());
+        // an address the provider gave without verifying it (D44): typed already, proved by the mailed link
+        model.addAttribute("correo", identity == null ? null : identity.unverifiedEmail());
         return VIEW;
     }
 

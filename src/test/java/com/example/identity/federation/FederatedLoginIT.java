@@ -1,6 +1,7 @@
 package com.example.identity.federation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -9,6 +10,8 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +28,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.support.MailFiles;
 import com.example.identity.support.MovableClock;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.SoftwarePasskey;
@@ -96,6 +100,9 @@ class FederatedLoginIT {
 
     @Autowired
     MovableClock clock;
+
+    @Autowired
+    LinkedIdentities links;
 
     static String pathOf(String location) {
         URI uri = URI.create(location);
@@ -176,27 +183,191 @@ class FederatedLoginIT {
         assertThat(jdbc.queryForObject("select count(*) from users where correo = ?", Long.class, person.email())).isEqualTo(1);
     }
 
+    static final Pattern SIGN_UP_LINK = Pattern.compile("/registro/confirmar\\?token=([A-Za-z0-9_-]{43})");
+    static final Pattern RESET_LINK = Pattern.compile("/login/restablecer\\?token=([A-Za-z0-9_-]{43})");
+    static final AtomicInteger CLIENTS = new AtomicInteger(1);
+
+    /** A client address of its own for each request that spends a budget per address (sign-up, recovery). */
+    static String clientAddress() {
+        return "198.51.100." + CLIENTS.getAndIncrement();
+    }
+
+    /**
+     * The sign-up page that a provider's unverified address led to, sent with what it shows (D44): the address
+     * typed already, and the name; the token of the link then mailed to that address.
+     */
+    static String signUpAsShown(WebClient browser, String email, String name) throws Exception {
+        HttpResponse<String> form = browser.get("/registro");
+        assertThat(form.statusCode()).isEqualTo(200);
+        assertThat(form.body()).contains("id=\"signup-unverified\"").contains("que no ha confirmado tu dirección de correo")
+                .contains("value=\"" + email + "\"").contains("value=\"" + name + "\"")
+                .doesNotContain("name=\"password\"");
+        HttpResponse<String> sent = browser.postForm("/registro", Map.of("correo", email, "primer_nombre", name,
+                "_csrf", WebClient.csrfOf(form.body())), "X-Forwarded-For", clientAddress());
+        assertThat(sent.statusCode()).isEqualTo(200);
+        assertThat(sent.body()).contains("Te hemos enviado un correo a");
+        return MailFiles.link(MailFiles.newest(email, "Confirma tu cuenta"), SIGN_UP_LINK);
+    }
+
+    /** The link's page, then its button, in {@code browser}. */
+    static HttpResponse<String> confirmSignUp(WebClient browser, String token) {
+        HttpResponse<String> page = browser.get("/registro/confirmar?token=" + token);
+        assertThat(page.statusCode()).isEqualTo(200);
+        return browser.postForm("/registro/confirmar", Map.of("token", token, "_csrf", WebClient.csrfOf(page.body())));
+    }
+
+    /** D44: an address the provider did not verify makes no account; the link mailed to it makes it, linked. */
     @Test
-    void anAddressTheProviderDidNotVerifyGivesAnUnverifiedAccount() {
+    void anAddressTheProviderDidNotVerifyMakesNoAccountUntilTheLinkMailedThereIsUsed() throws Exception {
         ProviderPerson person = atProvider("Ulises", false);
         var browser = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(browser, person.browser(), "/login/federado/google", "google")))
+
+        HttpResponse<String> landed = viaProvider(browser, person.browser(), "/login/federado/google", "google");
+
+        assertThat(WebClient.location(landed)).isEqualTo("/registro");
+        assertThat(accounts.findByEmail(person.email())).isEmpty();
+        assertThat(browser.get("/cuenta/").statusCode()).as("nobody logged in").isEqualTo(302);
+        String token = signUpAsShown(browser, person.email(), "Ulises");
+        assertThat(accounts.findByEmail(person.email())).as("not before the link is used").isEmpty();
+        HttpResponse<String> page = new WebClient(PORT).get("/registro/confirmar?token=" + token);
+        assertThat(page.body()).contains("id=\"signup-link-identity\"").contains("google")
+                .contains("user:" + person.id());
+
+        HttpResponse<String> created = confirmSignUp(browser, token);
+
+        assertThat(WebClient.location(created)).isEqualTo("/");
+        var account = accounts.findByEmail(person.email()).orElseThrow();
+        assertThat(account.isEmailVerified()).isTrue();
+        assertThat(account.isPasswordSet()).isFalse();
+        assertThat(linkedUser("google", "user:" + person.id())).isEqualTo(account.getId());
+        var later = new WebClient(PORT);
+        assertThat(WebClient.location(viaProvider(later, person.browser(), "/login/federado/google", "google")))
                 .isEqualTo("/");
-        assertThat(accounts.findByEmail(person.email()).orElseThrow().isEmailVerified()).isFalse();
+        assertThat(later.get("/cuenta/").body()).contains(person.email());
+    }
+
+    /**
+     * Issue 39, the "nOAuth" pattern: an attacker's provider account asserts the victim's address, unverified. No
+     * account is made for it; the sign-up link goes to the victim's mailbox (which names the identity and can be
+     * refused); the victim makes the account their own way; the attacker's identity then meets the proof of that
+     * account at /login/vincular and never gets in.
+     */
+    @Test
+    void aProviderAssertingSomeoneElsesUnverifiedAddressNeverGetsIntoTheAccountItsOwnerMakes() throws Exception {
+        String victim = "victima-" + UUID.randomUUID() + "@example.com";
+        long attackerId = provider.person("Mallory", victim, PASSWORD, false);
+        var attackerAtProvider = new WebClient(provider.port);
+        assertThat(attackerAtProvider.login(victim, PASSWORD).statusCode()).isEqualTo(302);
+        var attacker = new WebClient(PORT);
+
+        assertThat(WebClient.location(viaProvider(attacker, attackerAtProvider, "/login/federado/google", "google")))
+                .isEqualTo("/registro");
+        assertThat(accounts.findByEmail(victim)).as("no account on an unverified address").isEmpty();
+        String attackersLink = signUpAsShown(attacker, victim, "Mallory");
+        // the link is in the victim's mailbox only; its page names the sign-up and the identity, and is refused
+        HttpResponse<String> page = new WebClient(PORT).get("/registro/confirmar?token=" + attackersLink);
+        assertThat(page.body()).contains("«Mallory»").contains(victim).contains("user:" + attackerId);
+        var victimsBrowser = new WebClient(PORT);
+        HttpResponse<String> refused = victimsBrowser.postForm("/registro/confirmar", Map.of("token", attackersLink,
+                "accion", "rechazar", "_csrf", WebClient.csrfOf(victimsBrowser.get("/registro/confirmar?token="
+                        + attackersLink).body())));
+        assertThat(refused.body()).contains("id=\"signup-refused\"");
+
+        // the victim signs up with a password of their own
+        HttpResponse<String> form = victimsBrowser.get("/registro");
+        assertThat(victimsBrowser.postForm("/registro", Map.of("correo", victim, "primer_nombre", "Víctor", "password",
+                "victims-own-password", "_csrf", WebClient.csrfOf(form.body())), "X-Forwarded-For", clientAddress())
+                .statusCode()).isEqualTo(200);
+        String victimsLink = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            for (var mail : MailFiles.all(victim, "Confirma tu cuenta")) {
+                String link = MailFiles.link(mail, SIGN_UP_LINK);
+                if (!link.equals(attackersLink)) {
+                    return link;
+                }
+            }
+            return null;
+        }, java.util.Objects::nonNull);
+        assertThat(WebClient.location(confirmSignUp(victimsBrowser, victimsLink))).isEqualTo("/");
+        long victimsAccount = accounts.findByEmail(victim).orElseThrow().getId();
+
+        var again = new WebClient(PORT);
+        assertThat(WebClient.location(viaProvider(again, attackerAtProvider, "/login/federado/google", "google")))
+                .as("the proof of the victim's account is asked").isEqualTo("/login/vincular");
+        assertThat(again.get("/cuenta/").statusCode()).as("the attacker is not logged in").isEqualTo(302);
+        assertThat(jdbc.queryForObject("select count(*) from linked_identities where user_id = ?", Long.class,
+                victimsAccount)).isZero();
+    }
+
+    /**
+     * D44's second half: an account whose address nobody had proved, with an identity linked (made by an unverified
+     * provider address before D44, or an admin's account whose holder linked a provider), taken over by the
+     * mailbox's owner through a recovery: the identity linked and the passkey added before the proof go, the
+     * owner is told by mail, and neither logs in any more.
+     */
+    @Test
+    void aRecoveryThatFirstProvesTheAddressRemovesTheIdentitiesAndPasskeysAddedBeforeIt() throws Exception {
+        String victim = "antes-" + UUID.randomUUID() + "@example.com";
+        long attackerId = provider.person("Mallory", victim, PASSWORD, false);
+        var attackerAtProvider = new WebClient(provider.port);
+        assertThat(attackerAtProvider.login(victim, PASSWORD).statusCode()).isEqualTo(302);
+        // the state a provider's unverified address left before D44: the account, unverified, with the identity
+        long account = accounts.createFederated("Mallory", victim, false, "google").getId();
+        assertThat(links.link(account, "google", "user:" + attackerId)).isTrue();
+        var attacker = new WebClient(PORT);
+        assertThat(WebClient.location(viaProvider(attacker, attackerAtProvider, "/login/federado/google", "google")))
+                .isEqualTo("/");
+        var device = new SoftwarePasskey(BASE);
+        String csrf = attacker.csrfFrom("/cuenta/seguridad");
+        var creation = postJson(attacker, "/webauthn/register/options", null, csrf);
+        assertThat(postJson(attacker, "/webauthn/register", device.register(creation.body(), "Llave"), csrf).body())
+                .contains("\"success\":true");
+
+        // the mailbox's owner recovers the account
+        var owner = new WebClient(PORT);
+        assertThat(owner.postForm("/login/recuperar", Map.of("correo", victim, "_csrf", owner.csrfFrom("/login/recuperar")),
+                "X-Forwarded-For", clientAddress()).statusCode()).isEqualTo(200);
+        String token = MailFiles.link(MailFiles.newest(victim, "Restablece tu contraseña"), RESET_LINK);
+        HttpResponse<String> reset = owner.get("/login/restablecer?token=" + token);
+        HttpResponse<String> done = owner.postForm("/login/restablecer", Map.of("token", token, "nueva",
+                "owners-new-password", "repetida", "owners-new-password", "_csrf", WebClient.csrfOf(reset.body())));
+        assertThat(done.statusCode()).isEqualTo(200);
+
+        assertThat(accounts.findById(account).orElseThrow().isEmailVerified()).isTrue();
+        assertThat(jdbc.queryForObject("select count(*) from linked_identities where user_id = ?", Long.class, account))
+                .isZero();
+        assertThat(attacker.get("/cuenta/").statusCode()).as("the attacker's session ended").isEqualTo(302);
+        var later = new WebClient(PORT);
+        assertThat(WebClient.location(viaProvider(later, attackerAtProvider, "/login/federado/google", "google")))
+                .as("the identity no longer logs in").isEqualTo("/login/vincular");
+        assertThat(later.get("/cuenta/").statusCode()).isEqualTo(302);
+        var passkeyLogin = new WebClient(PORT);
+        String loginCsrf = passkeyLogin.csrfFrom("/login/");
+        var options = postJson(passkeyLogin, "/webauthn/authenticate/options", null, loginCsrf);
+        assertThat(postJson(passkeyLogin, "/login/webauthn", device.authenticate(options.body()), loginCsrf).statusCode())
+                .as("the passkey no longer logs in").isEqualTo(401);
+        assertThat(passkeyLogin.get("/cuenta/").statusCode()).isEqualTo(302);
+        String notice = MailFiles.text(MailFiles.newest(victim,
+                "Hemos retirado de tu cuenta lo que se añadió antes de confirmar tu correo"));
+        assertThat(notice).contains("Cuentas de otros proveedores desvinculadas: Google.")
+                .contains("Llaves de acceso eliminadas: 1.");
+        assertThat(WebClient.location(new WebClient(PORT).login(victim, "owners-new-password"))).isEqualTo("/");
     }
 
     @Test
-    void anOAuth2ProviderWithoutOpenIdConnectIsReadThroughItsUserInfoMapping() {
+    void anOAuth2ProviderWithoutOpenIdConnectIsReadThroughItsUserInfoMapping() throws Exception {
         ProviderPerson person = atProvider("Dani", true);
         var browser = new WebClient(PORT);
 
         HttpResponse<String> landed = viaProvider(browser, person.browser(), "/login/federado/discord", "discord");
 
-        assertThat(WebClient.location(landed)).isEqualTo("/");
+        // /api/userinfo.php asserts nothing about the address (D44): the address and the name it gives are typed
+        // in the sign-up form, and its link makes the account with the subject it gives linked
+        assertThat(WebClient.location(landed)).isEqualTo("/registro");
+        assertThat(WebClient.location(confirmSignUp(browser, signUpAsShown(browser, person.email(), "Dani"))))
+                .isEqualTo("/");
         var account = accounts.findByEmail(person.email()).orElseThrow();
         assertThat(account.getPrimerNombre()).isEqualTo("Dani");
-        // /api/userinfo.php asserts nothing about the address
-        assertThat(account.isEmailVerified()).isFalse();
+        assertThat(account.isEmailVerified()).isTrue();
         assertThat(linkedUser("discord", Long.toString(person.id()))).isEqualTo(account.getId());
     }
 

@@ -37,6 +37,31 @@ public final class MailFiles {
                 .until(() -> find(directory, email, subject), Optional::isPresent).orElseThrow();
     }
 
+    /**
+     * Every message to {@code email} with {@code subject} written so far, newest first as far as the names tell
+     * (they are to the second: two messages of one second come in either order).
+     */
+    public static List<MimeMessage> all(String email, String subject) throws Exception {
+        Path directory = Path.of("target", "mail");
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        List<Path> files;
+        try (Stream<Path> listed = Files.list(directory)) {
+            files = listed.filter(p -> p.toString().endsWith(".eml"))
+                    .sorted(Comparator.comparing(Path::toString).reversed()).toList();
+        }
+        List<MimeMessage> found = new java.util.ArrayList<>();
+        for (Path file : files) {
+            Optional<MimeMessage> message = read(file);
+            if (message.isPresent() && message.get().getSubject().equals(subject)
+                    && message.get().getRecipients(Message.RecipientType.TO)[0].toString().equals(email)) {
+                found.add(message.get());
+            }
+        }
+        return found;
+    }
+
     private static Optional<MimeMessage> find(Path directory, String email, String subject) throws Exception {
         if (!Files.isDirectory(directory)) {
             return Optional.empty();
