@@ -55,6 +55,9 @@ class SignUpBrowserIT extends BrowserTest {
 
         browser.get(base() + link.group(1));
         assertThat(browser.findElement(By.id("signup-address")).getText()).isEqualTo(email);
+        assertThat(browser.findElement(By.id("signup-whose")).getText())
+                .isEqualTo("Alguien que se ha presentado como «Noa» ha pedido crear una cuenta con la dirección " + email + ".");
+        assertThat(browser.findElement(By.id("signup-refuse")).getText()).isEqualTo("No es mío: cancelar el registro");
         Chromium.screenshot(browser, "registro-confirmar");
         Chromium.submit(browser, By.cssSelector("#signup-confirm-form button[type=submit]"));
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.getCurrentUrl().contains("/registro"));
@@ -72,5 +75,35 @@ class SignUpBrowserIT extends BrowserTest {
         Chromium.screenshot(browser, "registro-caducado");
         assertThat(new String(mail.getSubject().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
                 .isEqualTo("Confirma tu cuenta");
+    }
+
+    /** Issue 39: the mailbox's owner of someone else's sign-up sets their own password on the link's page. */
+    @Test
+    void theMailboxOwnerSetsTheirOwnPasswordOnTheLinksPage() throws Exception {
+        String email = "registro-ajeno-" + UUID.randomUUID() + "@example.com";
+        browser.get(base() + "/registro");
+        browser.findElement(By.id("correo")).sendKeys(email);
+        browser.findElement(By.id("primer_nombre")).sendKeys("Intrusa");
+        browser.findElement(By.id("password")).sendKeys("the-typists-password");
+        Chromium.submit(browser, By.cssSelector("#signup-form button[type=submit]"));
+        Chromium.find(browser, By.id("signup-sent"));
+        Matcher link = LINK.matcher(MailFiles.text(MailFiles.newest(email, "Confirma tu cuenta")));
+        assertThat(link.find()).isTrue();
+
+        browser.manage().deleteAllCookies();
+        browser.get(base() + link.group(1));
+        assertThat(browser.findElement(By.id("signup-name")).getText()).isEqualTo("«Intrusa»");
+        browser.findElement(By.id("password")).sendKeys("the-owners-own-password");
+        Chromium.screenshot(browser, "registro-confirmar-contrasena");
+        Chromium.submit(browser, By.cssSelector("#signup-confirm-form button[type=submit]"));
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.getCurrentUrl().contains("/registro"));
+        assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/");
+        assertThat(accounts.findByEmail(email)).isPresent();
+        browser.manage().deleteAllCookies();
+        browser.get(base() + "/login/");
+        browser.findElement(By.id("username")).sendKeys(email);
+        browser.findElement(By.id("password")).sendKeys("the-typists-password");
+        Chromium.submit(browser, By.cssSelector("form#login-form button[type=submit]"));
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("error"));
     }
 }
