@@ -91,9 +91,12 @@ public class Mailer {
         Files.createDirectories(directory);
         Path file = directory.resolve(FILE_TIME.format(clock.instant()) + "-" + Secrets.randomHex(4) + ".eml");
         message.saveChanges();
-        try (OutputStream out = Files.newOutputStream(file)) {
+        // written aside, then renamed: whoever lists the directory (a person, a test) never reads half a message
+        Path part = directory.resolve(file.getFileName() + ".part");
+        try (OutputStream out = Files.newOutputStream(part)) {
             message.writeTo(out);
         }
+        Files.move(part, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         return file;
     }
 
