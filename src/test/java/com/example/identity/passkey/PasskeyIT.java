@@ -34,6 +34,7 @@ import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.ApiAssertions;
 import com.example.identity.support.Chromium;
+import com.example.identity.support.NeedsChromium;
 import com.example.identity.support.MailFiles;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
@@ -50,6 +51,7 @@ import com.nimbusds.jwt.JWTParser;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles("test")
+@NeedsChromium
 class PasskeyIT {
 
     static final int PORT = freePort();

@@ -63,7 +63,9 @@ class ReturnToApplicationBrowserIT extends BrowserTest {
 
     @AfterEach
     void stopSite() {
-        site.stop(0);
+        if (site != null) { // null when the set-up did not run (a browser that could not start)
+            site.stop(0);
+        }
     }
 
     private long owner() {

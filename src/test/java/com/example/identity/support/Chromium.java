@@ -37,11 +37,36 @@ public final class Chromium {
     private Chromium() {
     }
 
+    /** What is missing to run a browser, or null when Chromium and chromedriver are both there. */
+    static String missing() {
+        if (Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER)) {
+            return null;
+        }
+        if (!Files.isExecutable(BROWSER) && !Files.isExecutable(DRIVER)) {
+            return BROWSER + " and " + DRIVER + " are missing";
+        }
+        return (Files.isExecutable(BROWSER) ? DRIVER : BROWSER) + " is missing";
+    }
+
+    /** Whether browser tests must run ({@code IDENTITY_BROWSER_TESTS=required}, as {@code .ci/run} sets). */
+    static boolean required() {
+        return "required".equals(System.getenv("IDENTITY_BROWSER_TESTS"));
+    }
+
+    static String skipReason(String missing) {
+        return "Browser tests did not run: " + missing + " (apt-get install chromium chromium-driver, or set "
+                + "CHROMIUM_BIN and CHROMEDRIVER_BIN)";
+    }
+
+    /**
+     * A new headless Chromium. Test classes marked {@link NeedsChromium} are skipped before they get here when it
+     * is missing; this check stays for any other caller.
+     */
     public static WebDriver start() {
-        if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
-            String missing = BROWSER + " or " + DRIVER + " is missing";
-            String why = "Browser tests did not run: " + missing + " (apt-get install chromium chromium-driver)";
-            if ("required".equals(System.getenv("IDENTITY_BROWSER_TESTS"))) {
+        String missing = missing();
+        if (missing != null) {
+            String why = skipReason(missing);
+            if (required()) {
                 Assertions.fail(why);
             }
             System.out.println("WARNING: " + why);
