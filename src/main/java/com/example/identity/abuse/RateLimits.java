@@ -1,18 +1,22 @@
 package com.example.identity.abuse;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.BiConsumer;
 
 import org.springframework.beans.factory.annotation.Autowired;
-
 import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
 import com.example.identity.common.CacheInvalidation;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 
 import io.github.bucket4j.Bucket;
+import io.github.bucket4j.TimeMeter;
+import io.github.bucket4j.local.LocalBucketBuilder;
 
 /**
  * In-memory token buckets (Bucket4j) for the limits of {@code identity.rate-limit.*}:
@@ -29,8 +33,11 @@ import io.github.bucket4j.Bucket;
  * Addresses are keyed by {@link ClientAddress}. Each key costs one cache entry. A bucket left alone for its
  * whole refill period is full again, the same as no bucket, so it is forgotten then; and each cache holds
  * at most {@value #MAX_KEYS} keys, so an attacker cycling keys cannot exhaust memory. Past that bound
- * Caffeine evicts one key at a time, by how often it is used (W-TinyLFU): a flood of new keys cannot empty
- * the cache and hand every spent budget back at once.
+ * Caffeine evicts one key at a time, as few as the bound needs, preferring the least used (W-TinyLFU): a flood
+ * of new keys cannot empty the cache and hand every spent budget back at once. Which keys go is Caffeine's
+ * estimate, not a promise: a key in steady use usually stays, but may go. That costs nothing a flood did not
+ * already have: the keys are source addresses, so a flood that evicts N keys comes from N addresses, each with
+ * a full budget of its own.
  *
  * <p>Several instances: the failure budgets count as one (decisions §13). Each failure is spent here and
  * sent to every other instance ({@link CacheInvalidation#publish}, PostgreSQL NOTIFY), which spends it from
@@ -64,10 +71,11 @@ public class RateLimits {
     public static final Duration USER_CODE_PERIOD = Duration.ofMinutes(10);
 
     private final IdentityProperties.RateLimit settings;
-    private final Cache<String, Bucket> tokenFailures = buckets(Duration.ofMinutes(1));
-    private final Cache<String, Bucket> unknownTokens = buckets(Duration.ofMinutes(1));
-    private final Cache<String, Bucket> requests = buckets(Duration.ofSeconds(1));
-    private final Cache<String, Bucket> recoveryRequests = buckets(RECOVERY_PERIOD);
+    private final Time time;
+    private final Cache<String, Bucket> tokenFailures;
+    private final Cache<String, Bucket> unknownTokens;
+    private final Cache<String, Bucket> requests;
+    private final Cache<String, Bucket> recoveryRequests;
 
     /** Topic of the failures other instances spent: {@code <budget> <address>}. */
     static final String FAILURES = "rate-failure";
@@ -88,8 +96,26 @@ public class RateLimits {
     }
 
     RateLimits(IdentityProperties properties, BiConsumer<String, String> toOthers) {
+        this(properties, toOthers, Time.SYSTEM);
+    }
+
+    RateLimits(IdentityProperties properties, BiConsumer<String, String> toOthers, Time time) {
         this.settings = properties.rateLimit();
         this.toOthers = toOthers;
+        this.time = time;
+        this.tokenFailures = buckets(Duration.ofMinutes(1));
+        this.unknownTokens = buckets(Duration.ofMinutes(1));
+        this.requests = buckets(Duration.ofSeconds(1));
+        this.recoveryRequests = buckets(RECOVERY_PERIOD);
+    }
+
+    /**
+     * The clock the buckets refill by and the caches expire by, and where the caches do their upkeep (Caffeine's
+     * eviction and expiry): the system's nanosecond clock and Caffeine's own background pool in the service; a
+     * clock a test moves and the calling thread in tests, so what a test sees does not depend on scheduling.
+     */
+    record Time(Ticker ticker, Executor upkeep) {
+        static final Time SYSTEM = new Time(Ticker.systemTicker(), ForkJoinPool.commonPool());
     }
 
     /** A failure another instance spent. */
@@ -136,7 +162,7 @@ public class RateLimits {
             case RECOVERY_REQUESTS -> RECOVERY_PERIOD;
             default -> Duration.ofMinutes(1);
         };
-        cache(budget).get(address, k -> Bucket.builder()
+        cache(budget).get(address, k -> bucket()
                 .addLimit(limit -> limit.capacity(capacity).refillGreedy(capacity, period))
                 .build()).tryConsume(1);
     }
@@ -149,7 +175,7 @@ public class RateLimits {
         if (!settings.enabled()) {
             return 0;
         }
-        var probe = requests.get(caller, k -> Bucket.builder()
+        var probe = requests.get(caller, k -> bucket()
                 .addLimit(limit -> limit.capacity(settings.requestsPerSecond())
                         .refillGreedy(settings.requestsPerSecond(), Duration.ofSeconds(1)))
                 .build()).tryConsumeAndReturnRemaining(1);
@@ -169,7 +195,40 @@ public class RateLimits {
         return Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
     }
 
-    private static Cache<String, Bucket> buckets(Duration refill) {
-        return Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterAccess(refill).build();
+    private LocalBucketBuilder bucket() {
+        return Bucket.builder().withCustomTimePrecision(new TimeMeter() {
+            @Override
+            public long currentTimeNanos() {
+                return time.ticker().read();
+            }
+
+            @Override
+            public boolean isWallClockBased() {
+                return false;
+            }
+        });
+    }
+
+    private Cache<String, Bucket> buckets(Duration refill) {
+        return Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterAccess(refill)
+                .ticker(time.ticker()).executor(time.upkeep()).build();
+    }
+
+    /** Runs the caches' pending upkeep now (evictions past {@value #MAX_KEYS}, expiries); for tests. */
+    void cleanUp() {
+        for (Budget budget : Budget.values()) {
+            cache(budget).cleanUp();
+        }
+        requests.cleanUp();
+    }
+
+    /** Whether {@code budget} has a bucket for {@code address}, without touching it; for tests. */
+    boolean isRemembered(Budget budget, String address) {
+        return cache(budget).asMap().containsKey(address);
+    }
+
+    /** How many keys {@code budget} remembers (after {@link #cleanUp}); for tests. */
+    long keys(Budget budget) {
+        return cache(budget).estimatedSize();
     }
 }

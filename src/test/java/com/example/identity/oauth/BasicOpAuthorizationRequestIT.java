@@ -147,15 +147,6 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         return idTokenOf(codeOf(person.browser().get(url(query)), query.get("state")));
     }
 
-    static void sleepPast(long millis) {
-        try {
-            Thread.sleep(millis);
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
 
     @Nested
     class OidccPromptNoneNotLoggedIn {
@@ -244,7 +235,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         void aFreshLoginIsAskedForEvenWithASessionThenTheRequestGoesOnWithALaterAuthTime() {
             Person person = loggedInPerson("Lola");
             JsonNode first = authenticate(person, Map.of());
-            sleepPast(1100);
+            clockReaches(first.get("auth_time").asLong() + 1); // a later login has a later auth_time
 
             var query = request(Map.of("prompt", "login"));
             var toLogin = person.browser().get(url(query));
@@ -295,7 +286,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         void aLoginOlderThanMaxAgeMeansAFreshLoginAndANewerAuthTime() {
             Person person = loggedInPerson("Mara");
             JsonNode first = authenticate(person, Map.of());
-            sleepPast(1500);
+            clockReaches(first.get("auth_time").asLong() + 2); // more than a second after the login
 
             var query = request(Map.of("max_age", "1"));
             var toLogin = person.browser().get(url(query));
@@ -341,7 +332,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
         void aRecentLoginIsEnoughAndAuthTimeStaysTheSame() {
             Person person = loggedInPerson("Marta");
             JsonNode first = authenticate(person, Map.of());
-            sleepPast(1100);
+            clockReaches(first.get("auth_time").asLong() + 1); // a new login would show a later auth_time
 
             JsonNode second = authenticate(person, Map.of("max_age", "10000"));
 
@@ -729,7 +720,7 @@ class BasicOpAuthorizationRequestIT extends OAuthTestBase {
             long before = java.time.Instant.now().getEpochSecond();
             Person person = loggedInPerson("Alba");
             long after = java.time.Instant.now().getEpochSecond();
-            sleepPast(1100);
+            clockReaches(after + 1); // the code is issued in a later second than the password was typed
 
             JsonNode idToken = authenticate(person, Map.of());
 

@@ -191,4 +191,14 @@ abstract class OAuthTestBase {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * Waits, polling, until the clock reads second {@code epochSecond} or later: auth_time and iat are whole
+     * seconds, so a test that needs a later one waits for the next second, not a fixed time.
+     */
+    static void clockReaches(long epochSecond) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+                .pollInterval(java.time.Duration.ofMillis(20))
+                .until(() -> java.time.Instant.now().getEpochSecond() >= epochSecond);
+    }
 }

@@ -126,7 +126,8 @@ public class RefreshTokenIT extends OAuthTestBase {
         void aRefreshRotatesTheTokenAndGivesANewAccessTokenAndIdTokenOfTheSameLogin() throws Exception {
             JsonNode first = login(client, "openid email offline_access");
             JWTClaimsSet firstIdToken = SignedJWT.parse(first.get("id_token").asString()).getJWTClaimsSet();
-            Thread.sleep(1100); // the module waits a second too: iat must move on
+            // the module waits a second too: iat must move on
+            clockReaches(firstIdToken.getIssueTime().toInstant().getEpochSecond() + 1);
 
             HttpResponse<String> response = refresh(client, first.get("refresh_token").asString());
 

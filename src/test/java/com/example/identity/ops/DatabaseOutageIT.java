@@ -110,11 +110,13 @@ class DatabaseOutageIT {
                 }));
             }
             var probes = new WebClient(port);
-            Thread.sleep(2000);
+            // traffic under way before the database goes
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> seen.size() >= 40);
             postgres.stop();
             long stoppedAt = System.nanoTime();
-            // during the outage
-            Thread.sleep(2500);
+            // during the outage: the workers meet it (more than the 10 answers 503 asserted below)
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> seen.stream().filter(x -> x.status() == 503).count() > 20);
             var ready = probes.get("/readyz");
             assertThat(ready.statusCode()).isEqualTo(503);
             assertThat(probes.get("/livez").statusCode()).isEqualTo(200);

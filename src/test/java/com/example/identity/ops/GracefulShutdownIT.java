@@ -107,7 +107,9 @@ class GracefulShutdownIT {
                     return null;
                 }));
             }
-            Thread.sleep(3000);
+            // traffic under way: well over the 20 answers asserted below, however busy the machine
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> results.stream().filter(Result::ok).count() >= 40);
             long sigterm = System.nanoTime();
             server.destroy(); // SIGTERM
             boolean exited = server.waitFor(30, TimeUnit.SECONDS);
