@@ -1,5 +1,7 @@
 package com.example.identity.registration;
 
+import java.util.Locale;
+
 import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Component;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -8,14 +10,14 @@ import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.mail.Letter;
 import com.example.identity.mail.Mailer;
-import com.example.identity.web.Languages;
 
 import static com.example.identity.mail.Letter.sentence;
 
 /**
  * The two mails of a sign-up (decisions §18), in text and HTML: the confirmation link to a new address, and
  * to an address that already has an account, the notice that someone tried to sign up with it, with the links
- * to log in and to recover the password; in the language of the request that asked for it.
+ * to log in and to recover the password; in the language of the page that asked for it, which the caller reads
+ * on the request's thread.
  */
 @Component
 class RegistrationMails {
@@ -30,11 +32,14 @@ class RegistrationMails {
         this.issuer = properties.issuerUrl();
     }
 
-    /** The single-use link that creates the account of {@code correo}, in the request's language. */
-    void sendLink(String correo, String primerNombre, String token) {
+    /**
+     * The single-use link that creates the account of {@code correo}, in {@code language}: the page's, read while
+     * the request was served (the mail is written on a background thread, which serves none).
+     */
+    void sendLink(Locale language, String correo, String primerNombre, String token) {
         String link = UriComponentsBuilder.fromUriString(issuer + Endpoints.REGISTRATION_CONFIRM)
                 .queryParam("token", token).build().toUriString();
-        Letter letter = new Letter(messages, Languages.current())
+        Letter letter = new Letter(messages, language)
                 .paragraph(sentence("mail.hello", primerNombre))
                 .paragraph(sentence("mail.signup.open", correo))
                 .link(link, "mail.signup.link")
@@ -43,8 +48,8 @@ class RegistrationMails {
     }
 
     /** Someone tried to sign up with {@code correo}, which already has an account. */
-    void sendTaken(String correo) {
-        Letter letter = new Letter(messages, Languages.current())
+    void sendTaken(Locale language, String correo) {
+        Letter letter = new Letter(messages, language)
                 .paragraph(sentence("mail.hello.anonymous"))
                 .paragraph(sentence("mail.taken.tried", correo))
                 .links(new String[] { "mail.taken.login.text", "mail.taken.recover.text" },

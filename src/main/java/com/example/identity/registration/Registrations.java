@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -25,6 +26,7 @@ import com.example.identity.account.UserAccount;
 import com.example.identity.common.ClusterLock;
 import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.web.Languages;
 
 /**
  * Sign-up (decisions §18). {@link #request} checks the form, hashes the password (the same work whatever the
@@ -133,9 +135,10 @@ class Registrations implements Purge, DisposableBean {
     void request(Form form, @Nullable String continueTo) {
         // a sign-up with another provider's identity has no password: the same hashing work all the same
         String hash = accounts.hash(form.password() == null ? Secrets.randomUrlSafe(32) : form.password());
+        Locale language = Languages.current(); // the page's language; the background thread serves no request
         background.execute(() -> {
             try {
-                send(form, hash, continueTo);
+                send(form, hash, continueTo, language);
             }
             catch (RuntimeException e) {
                 log.warn("Sign-up: no mail sent ({})", e.getClass().getSimpleName());
@@ -143,7 +146,7 @@ class Registrations implements Purge, DisposableBean {
         });
     }
 
-    private void send(Form form, String hash, @Nullable String continueTo) {
+    private void send(Form form, String hash, @Nullable String continueTo, Locale language) {
         String token = Secrets.randomUrlSafe(32);
         String digest = Secrets.sha256Hex(token);
         Boolean taken = lock.holding(LOCK, () -> {
@@ -171,10 +174,10 @@ class Registrations implements Purge, DisposableBean {
             log.info("Sign-up: an address was already sent {} mails this hour; none sent", PER_ADDRESS_PER_HOUR);
         }
         else if (taken) {
-            mails.sendTaken(form.correo());
+            mails.sendTaken(language, form.correo());
         }
         else {
-            mails.sendLink(form.correo(), form.primerNombre(), token);
+            mails.sendLink(language, form.correo(), form.primerNombre(), token);
         }
     }
 

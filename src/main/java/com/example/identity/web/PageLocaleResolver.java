@@ -14,7 +14,8 @@ import org.springframework.web.servlet.i18n.CookieLocaleResolver;
  * session is answering ({@link UiLocalesFilter} keeps it in the session through the login, sign-up and consent);
  * the language switch of every page ({@code ?lang=}, kept in the {@code lang} cookie); the {@code Accept-Language}
  * header's first supported language; Spanish. Only {@link Languages#SUPPORTED} languages come out of it, so a
- * cookie or header naming another one never reaches the templates.
+ * cookie or header naming another one never reaches the templates; a {@code lang} cookie that is no language tag
+ * at all is skipped as if absent.
  */
 final class PageLocaleResolver extends CookieLocaleResolver {
 
@@ -26,6 +27,8 @@ final class PageLocaleResolver extends CookieLocaleResolver {
         setCookieMaxAge(java.time.Duration.ofDays(365));
         setCookieHttpOnly(true);
         setCookieSameSite("Lax");
+        // a cookie that names no language (one planted by a sibling subdomain, say) is ignored, never a 500
+        setRejectInvalidCookies(false);
         setDefaultLocaleFunction(PageLocaleResolver::fromHeader);
     }
 
@@ -36,7 +39,7 @@ final class PageLocaleResolver extends CookieLocaleResolver {
             return Locale.forLanguageTag(asked);
         }
         Locale chosen = Languages.supportedOrNull(super.resolveLocale(request));
-        return chosen == null ? Languages.DEFAULT : chosen;
+        return chosen == null ? fromHeader(request) : chosen; // a cookie naming another language: as if absent
     }
 
     /** What the DispatcherServlet asks for (and puts in LocaleContextHolder): the same language, in this order. */

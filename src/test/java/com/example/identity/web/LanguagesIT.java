@@ -85,6 +85,25 @@ class LanguagesIT {
         assertThat(web.get("/login/", "Accept-Language", "en").body()).contains("<h1>Iniciar sesión</h1>");
     }
 
+    /** A {@code lang} cookie naming no language (planted by a sibling subdomain, say) is ignored: no 500, no lost login. */
+    @Test
+    void aLangCookieThatNamesNoLanguageIsIgnored() {
+        for (String cookie : new String[] { "lang=en.US", "lang=de/ch", "lang=fr", "lang=%E2%82%AC", "lang=x_y_z_w", "lang=" }) {
+            HttpResponse<String> spanish = new WebClient(port).get("/login/", "Cookie", cookie);
+            assertThat(spanish.statusCode()).as(cookie).isEqualTo(200);
+            assertThat(spanish.body()).as(cookie).contains("<h1>Iniciar sesión</h1>");
+            HttpResponse<String> english = new WebClient(port).get("/login/", "Cookie", cookie, "Accept-Language", "en");
+            assertThat(english.statusCode()).as(cookie).isEqualTo(200);
+            assertThat(english.body()).as("the header decides, " + cookie).contains("<h1>Log in</h1>");
+        }
+        var web = new WebClient(port);
+        HttpResponse<String> page = web.get("/login/", "Cookie", "lang=en.US");
+        HttpResponse<String> login = web.postForm("/login/", Map.of("username", "user@example.com", "password",
+                "user-demo-password", "_csrf", WebClient.csrfOf(page.body())), "Cookie", "lang=en.US");
+        assertThat(login.statusCode()).as("logging in still works").isEqualTo(302);
+        assertThat(login.headers().firstValue("Location").orElseThrow()).doesNotContain("error").doesNotContain("bloqueado");
+    }
+
     @Test
     void aPageErrorIsInThePagesLanguage() {
         var web = new WebClient(port);
@@ -114,6 +133,37 @@ class LanguagesIT {
                 .endsWith("If you did not ask for it, ignore this message: your password does not change.\n\n"
                         + "Identity service\n");
         assertThat(part(mail, "text/html")).startsWith("<!DOCTYPE html><html lang=\"en\">").contains(">Choose a new password</a>");
+    }
+
+    /**
+     * Sign-up mails are written on a background thread (the answer does not wait for the lookup): the language is
+     * the page's, carried from the request. A new address gets the link, an address with an account the notice.
+     */
+    @Test
+    void signUpMailsFromAnEnglishPageAreEnglish() throws Exception {
+        String fresh = "signup-" + UUID.randomUUID() + "@example.com";
+        String taken = "taken-" + UUID.randomUUID() + "@example.com";
+        accounts.create("Tom", taken, "the-old-password-1", Role.USER);
+        for (String email : new String[] { fresh, taken }) {
+            var web = new WebClient(port);
+            String csrf = WebClient.csrfOf(web.get("/registro?lang=en", "Accept-Language", "es").body());
+            var answer = web.postForm("/registro", Map.of("correo", email, "primer_nombre", "Eve", "password",
+                    "a-long-enough-password-1", "_csrf", csrf), "Accept-Language", "es");
+            assertThat(answer.statusCode()).isIn(200, 302);
+        }
+
+        MimeMessage link = await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.getReceivedMessagesForDomain(fresh),
+                found -> found.length == 1)[0];
+        assertThat(link.getSubject()).isEqualTo("Confirm your account");
+        assertThat(part(link, "text/plain")).startsWith("Hello Eve,\n\nTo finish creating your account " + fresh
+                + ", open this link within the next 24 hours:\n\n");
+        assertThat(part(link, "text/html")).startsWith("<!DOCTYPE html><html lang=\"en\">").contains(">Confirm my account</a>");
+
+        MimeMessage notice = await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.getReceivedMessagesForDomain(taken),
+                found -> found.length == 1)[0];
+        assertThat(notice.getSubject()).isEqualTo("Someone tried to create an account with your e-mail address");
+        assertThat(part(notice, "text/plain")).startsWith("Hello,\n\nSomeone (perhaps you) tried to create an account with the address "
+                + taken + ", but you already have one.");
     }
 
     @Test
