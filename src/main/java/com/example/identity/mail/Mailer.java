@@ -10,7 +10,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.Properties;
 
 import jakarta.mail.MessagingException;
+import jakarta.mail.Multipart;
+import jakarta.mail.Part;
 import jakarta.mail.Session;
+import jakarta.mail.internet.MimeBodyPart;
 import jakarta.mail.internet.MimeMessage;
 
 import org.slf4j.Logger;
@@ -90,6 +93,7 @@ public class Mailer {
         Path directory = settings.directory().toAbsolutePath().normalize();
         Files.createDirectories(directory);
         Path file = directory.resolve(FILE_TIME.format(clock.instant()) + "-" + Secrets.randomHex(4) + ".eml");
+        readableAsAFile(message);
         message.saveChanges();
         // written aside, then renamed: whoever lists the directory (a person, a test) never reads half a message
         Path part = directory.resolve(file.getFileName() + ".part");
@@ -98,6 +102,30 @@ public class Mailer {
         }
         Files.move(part, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         return file;
+    }
+
+    /**
+     * A file is read by a person: its plain text goes as it is (8bit UTF-8, no quoted-printable, so a link reads
+     * {@code token=...} on one line and can be copied or grepped as it stands), and the HTML, one long line, in
+     * base64, so the only links a text search of the file finds are the plain text's. Mail through SMTP keeps
+     * the encodings Jakarta Mail chooses.
+     */
+    static void readableAsAFile(Part part) throws MessagingException, IOException {
+        // before saveChanges the headers are not written yet: the content and its data handler's type say what it is
+        if (part.getContent() instanceof Multipart parts) {
+            for (int i = 0; i < parts.getCount(); i++) {
+                readableAsAFile(parts.getBodyPart(i));
+            }
+        }
+        else if (part instanceof MimeBodyPart body) {
+            String type = body.getDataHandler().getContentType().toLowerCase(java.util.Locale.ROOT);
+            if (type.startsWith("text/plain")) {
+                body.setHeader("Content-Transfer-Encoding", "8bit");
+            }
+            else if (type.startsWith("text/html")) {
+                body.setHeader("Content-Transfer-Encoding", "base64");
+            }
+        }
     }
 
     /** A message that could not be handed to SMTP or written; the cause names the server, not the message. */

@@ -86,6 +86,40 @@ class MailerTest {
         }
     }
 
+    /**
+     * The file is read by a person: the plain text is as written (no quoted-printable {@code =3D} in a link, no
+     * line broken inside it), so the link copied or grepped from the file works; the HTML is base64, so a search
+     * finds only the text's links. A mail reader still shows both parts.
+     */
+    @Test
+    void aFileHoldsItsLinksAsTheyAreSoTheyCanBeCopied() throws Exception {
+        String link = "http://localhost:8080/login/restablecer?token=" + "Ab0_-".repeat(8) + "xyz";
+        String longLine = "Alguien (esperamos que tú) ha pedido restablecer la contraseña de tu cuenta "
+                + "ana-con-un-correo-largo@example.com.";
+        mailer("jdbc:h2:file:./data/identity", null).send("ana@example.com", "Restablece tu contraseña",
+                "Hola, Ana:\n\n" + longLine + "\n\n" + link + "\n",
+                "<p>Hola</p><p><a href=\"" + link.replace("&", "&amp;") + "\">Elegir</a></p>");
+
+        Path file;
+        try (Stream<Path> listed = Files.list(directory)) {
+            file = listed.findFirst().orElseThrow();
+        }
+        String raw = Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(raw.replace("\r\n", "\n")).contains("\n" + link + "\n").contains(longLine).doesNotContain("=3D")
+                .contains("Content-Transfer-Encoding: 8bit").contains("Content-Transfer-Encoding: base64");
+        var links = java.util.regex.Pattern.compile("http[^\"< ]*restablecer\\?token=[A-Za-z0-9_-]*").matcher(raw)
+                .results().map(java.util.regex.MatchResult::group).toList();
+        assertThat(links).as("what docs/account.md's grep finds").containsExactly(link);
+
+        try (InputStream in = Files.newInputStream(file)) {
+            MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), in);
+            var parts = (jakarta.mail.Multipart) ((jakarta.mail.Multipart) ((jakarta.mail.Multipart) message.getContent())
+                    .getBodyPart(0).getContent()).getBodyPart(0).getContent();
+            assertThat(parts.getBodyPart(0).getContent()).isEqualTo("Hola, Ana:\n\n" + longLine + "\n\n" + link + "\n");
+            assertThat((String) parts.getBodyPart(1).getContent()).contains("href=\"" + link + "\"");
+        }
+    }
+
     @Test
     void onTheEmbeddedDatabaseTheStartSaysWhereMailGoesAtInfo(CapturedOutput output) {
         mailer("jdbc:h2:file:./data/identity", null);

@@ -229,7 +229,14 @@ class PasswordRecoveryIT {
         // the link works once
         HttpResponse<String> again = browser.get("/login/restablecer?token=" + token);
         assertThat(again.statusCode()).isEqualTo(400);
-        assertThat(again.body()).contains("id=\"reset-expired\"");
+        assertThat(again.body()).contains("id=\"reset-expired\"").contains("Este enlace ya no sirve");
+        // a link copied from a quoted-printable file ("token=3D...") or cut at a line break: said to be broken
+        for (String broken : new String[] { "3D" + token, token.substring(0, 30), "" }) {
+            HttpResponse<String> page = browser.get("/login/restablecer?token=" + broken);
+            assertThat(page.statusCode()).isEqualTo(400);
+            assertThat(page.body()).contains("id=\"reset-expired\"").contains("Este enlace está incompleto o mal copiado")
+                    .doesNotContain("Este enlace ya no sirve");
+        }
         HttpResponse<String> replay = browser.postForm("/login/restablecer", Map.of("token", token,
                 "nueva", "yet-another-password", "repetida", "yet-another-password", "_csrf", csrf));
         assertThat(replay.statusCode()).isEqualTo(400);

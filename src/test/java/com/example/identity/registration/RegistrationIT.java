@@ -319,7 +319,10 @@ class RegistrationIT {
 
     @Test
     void aLinkThatIsUnknownMalformedOrExpiredCreatesNothing() {
-        assertThat(new WebClient(port).get("/registro/confirmar?token=not-a-token").statusCode()).isEqualTo(400);
+        HttpResponse<String> malformed = new WebClient(port).get("/registro/confirmar?token=not-a-token");
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(malformed.body()).as("a broken link is not called used").contains("Este enlace está incompleto o mal copiado")
+                .doesNotContain("Este enlace ya no sirve");
         String unknown = Secrets.randomUrlSafe(32);
         var web = new WebClient(port);
         HttpResponse<String> page = web.get("/registro/confirmar?token=" + unknown);

@@ -114,6 +114,8 @@ class LanguagesIT {
         HttpResponse<String> spent = new WebClient(port).get("/login/restablecer?token=" + "x".repeat(43),
                 "Accept-Language", "en");
         assertThat(spent.body()).contains("This link no longer works: it has expired or has already been used.");
+        assertThat(new WebClient(port).get("/login/restablecer?token=3D" + "x".repeat(43), "Accept-Language", "en").body())
+                .contains("This link is incomplete or was copied wrongly");
     }
 
     @Test
