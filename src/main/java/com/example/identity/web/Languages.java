@@ -21,7 +21,6 @@ import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.i18n.LocaleChangeInterceptor;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The languages of the pages and e-mails (decisions §22, docs/languages.md): Spanish, the default, and English.
@@ -102,8 +101,13 @@ public class Languages implements WebMvcConfigurer {
         registry.addInterceptor(new PageMessages(messages));
     }
 
-    /** Adds {@code languageSwitch} to every page's model: this address with {@code lang} set to the other language. */
+    /**
+     * Adds {@code languageSwitch} to every page's model: the same page in the other language, by GET, also after a
+     * form's POST ({@link SwitchTarget}).
+     */
     static final class SwitchLink implements HandlerInterceptor {
+
+        private final SwitchTarget target = new SwitchTarget();
 
         @Override
         public void postHandle(HttpServletRequest request, HttpServletResponse response, Object handler,
@@ -111,22 +115,16 @@ public class Languages implements WebMvcConfigurer {
             if (page == null || page.getViewName() == null || page.getViewName().startsWith("redirect:")) {
                 return; // no page: a redirect, or a View of its own (web/ErrorPages' JSON)
             }
-            page.addObject("languageSwitch", switchLink(request, current()));
+            page.addObject("languageSwitch", target.link(request, handler, current()));
         }
     }
 
-    /** The current page (path and query) with {@code lang} naming the language other than {@code current}. */
+    /**
+     * The current page (path and query) with {@code lang} naming the language other than {@code current}, for a
+     * page answered to a GET (or to a POST at an address that answers GET the same way, as the authorization
+     * endpoint does) outside the DispatcherServlet's pages.
+     */
     public static String switchLink(HttpServletRequest request, Locale current) {
-        String other = current.getLanguage().equals("en") ? "es" : "en";
-        Object forwarded = request.getAttribute(jakarta.servlet.RequestDispatcher.ERROR_REQUEST_URI);
-        String path = forwarded instanceof String uri ? uri : request.getRequestURI();
-        String query = forwarded instanceof String ? null : request.getQueryString();
-        try {
-            return UriComponentsBuilder.fromPath(path).query(query).replaceQueryParam("lang", other).build(true)
-                    .toUriString();
-        }
-        catch (IllegalArgumentException e) { // an address not encoded as it should be: the page alone
-            return "?lang=" + other;
-        }
+        return SwitchTarget.sameAddress(request, SwitchTarget.other(current));
     }
 }
