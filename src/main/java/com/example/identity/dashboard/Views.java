@@ -24,7 +24,10 @@ final class Views {
         return instant == null ? "—" : WHEN.format(instant);
     }
 
-    /** {@code scope}: perfil or gestion for a personal token, the OAuth scopes for one issued to a client. */
+    /**
+     * {@code scope}: perfil or gestion for a personal token, the OAuth scopes for one issued to a client;
+     * {@code expires} null for a token that never expires (the page says so in its language).
+     */
     record TokenRow(long id, String name, String prefix, String kind, String scope, String created, String lastUsed,
             String expires, String state, boolean active, long ownerId, String owner) {
 
@@ -33,7 +36,7 @@ final class Views {
             String state = token.isRevoked() ? "Revocado" : expired ? "Caducado" : "Activo";
             return new TokenRow(token.getId(), token.getName(), token.getPrefix(), token.getKind().value(), token.scope(),
                     when(token.getCreatedAt()), when(token.getLastUsedAt()),
-                    token.getExpiresAt() == null ? "Sin caducidad" : when(token.getExpiresAt()), state,
+                    token.getExpiresAt() == null ? null : when(token.getExpiresAt()), state,
                     !token.isRevoked() && !expired, token.getUserId(), owner);
         }
     }

@@ -38,8 +38,8 @@ final class QrCodes {
             }
         }
         return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + size + " " + matrix.getHeight()
-                + "\" width=\"240\" height=\"240\" shape-rendering=\"crispEdges\" role=\"img\" "
-                + "aria-label=\"Código QR para la aplicación de autenticación\" id=\"totp-qr\">"
+                + "\" width=\"240\" height=\"240\" shape-rendering=\"crispEdges\" aria-hidden=\"true\" "
+                + "id=\"totp-qr\">"
                 + "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><path fill=\"#000\" d=\"" + path + "\"/></svg>";
     }
 }

@@ -135,7 +135,8 @@ class TokenScopesIT {
         assertThat(WebClient.location(refused)).isEqualTo("/dashboard/developer.php#tokens");
         assertThat(session.web().get("/dashboard/developer.php").body())
                 .contains("<p class=\"field-error\" id=\"token-name-error\">Elige un ámbito: perfil o gestión.</p>")
-                .contains("<td class=\"token-scope\">gestion</td>").contains("<td class=\"token-scope\">perfil</td>");
+                .contains("<td class=\"token-scope\">gestion <span class=\"scope-meaning\">(también las rutas de gestión)</span></td>")
+                .contains("<td class=\"token-scope\">perfil <span class=\"scope-meaning\">(solo /api/userinfo.php)</span></td>");
 
         assertThat(jdbc.query("select name, personal_scope from api_tokens where user_id = ? order by id",
                 (row, i) -> row.getString(1) + "=" + row.getString(2), session.userId()))

@@ -44,7 +44,7 @@ class ViewsTest {
     void aLiveTokenWithoutExpiry() {
         var row = Views.TokenRow.of(token(null, null, null), NOW, "dev@example.com");
         assertThat(row).isEqualTo(new Views.TokenRow(12, "juego", "abcd1234", "personal", TokenScope.DEFAULT.value(),
-                "2025-05-05 09:00 UTC", "—", "Sin caducidad", "Activo", true, 7, "dev@example.com"));
+                "2025-05-05 09:00 UTC", "—", null, "Activo", true, 7, "dev@example.com"));
     }
 
     @Test

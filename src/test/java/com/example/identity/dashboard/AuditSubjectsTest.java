@@ -1,0 +1,42 @@
+package com.example.identity.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Locale;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.context.support.ResourceBundleMessageSource;
+
+/** The audit trail's lines, stored in Spanish, shown in the page's language; Spanish pages show the stored bytes. */
+class AuditSubjectsTest {
+
+    static AuditSubjects in(String language) {
+        var messages = new ResourceBundleMessageSource();
+        messages.setBasename("messages");
+        messages.setDefaultEncoding("UTF-8");
+        messages.setFallbackToSystemLocale(false);
+        return new AuditSubjects(messages, Locale.forLanguageTag(language));
+    }
+
+    @Test
+    void englishPagesShowTheLinesInEnglish() {
+        var english = in("en");
+        assertThat(english.shown("usuario #4")).isEqualTo("user #4");
+        assertThat(english.shown("usuario #4 ana@example.com")).isEqualTo("user #4 ana@example.com");
+        assertThat(english.shown("autorización 12 de usuario #4; tokens revocados: 2"))
+                .isEqualTo("authorization 12 of user #4; tokens revoked: 2");
+        assertThat(english.shown("usuario #14 de antes@example.com a despues@example.com"))
+                .isEqualTo("user #14 from antes@example.com to despues@example.com");
+        assertThat(english.shown("usuario #14 a nueva@example.com")).isEqualTo("user #14 to nueva@example.com");
+        assertThat(english.shown("usuario #3: 1 sesión (abc)")).isEqualTo("user #3: 1 session (abc)");
+        assertThat(english.shown("3 tokens personales de usuario #9")).isEqualTo("3 personal tokens of user #9");
+        assertThat(english.shown(null)).isNull();
+        assertThat(english.shown("dev@example.com")).as("no phrase: as stored").isEqualTo("dev@example.com");
+    }
+
+    @Test
+    void spanishPagesShowTheStoredBytes() {
+        assertThat(in("es").shown("autorización 12 de usuario #4; tokens revocados: 2"))
+                .isEqualTo("autorización 12 de usuario #4; tokens revocados: 2");
+    }
+}
