@@ -70,14 +70,14 @@ class DashboardBrowserIT extends BrowserTest {
         assertThat(secret).matches("[0-9a-f]{64}");
         assertThat(browser.findElement(By.id("discovery-url")).getText())
                 .endsWith("/.well-known/openid-configuration");
-        assertThat(browser.findElement(By.id("spring-config")).getText()).contains("client-id: " + clientId);
+        assertThat(browser.findElement(By.id("spring-config")).getAttribute("textContent")).contains("client-id: " + clientId);
         // the discovery-based help for Node (openid-client) and Python (Authlib) names this application too,
         // with the issuer of the discovery URL above
         String issuer = browser.findElement(By.id("discovery-url")).getText().replace("/.well-known/openid-configuration", "");
-        assertThat(browser.findElement(By.id("node-config")).getText())
+        assertThat(browser.findElement(By.id("node-config")).getAttribute("textContent"))
                 .contains("client.discovery(new URL('" + issuer + "'), '" + clientId + "'")
                 .contains("redirect_uri: '" + redirectUri + "'");
-        assertThat(browser.findElement(By.id("python-config")).getText())
+        assertThat(browser.findElement(By.id("python-config")).getAttribute("textContent"))
                 .contains("client_id='" + clientId + "'")
                 .contains("server_metadata_url='" + issuer + "/.well-known/openid-configuration'")
                 .contains("authorize_redirect('" + redirectUri + "')");
