@@ -9,7 +9,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 /**
  * Every path this service answers on, every request matcher built from them and the order of the five
  * security filter chains, in one place, read by all: a class that needs a path, even its own, takes it from
- * here (the strings are the contract of {@code ../shared/spec}: change none of them).
+ * here (the strings are the contract of {@code docs/spec/}: change none of them).
  */
 public final class Endpoints {
 
