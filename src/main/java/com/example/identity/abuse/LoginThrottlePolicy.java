@@ -75,17 +75,19 @@ final class LoginThrottlePolicy {
         this.accounts = cache(settings.accountWindow().plus(settings.maxDelay()));
         this.addresses = cache(settings.addressWindow().plus(settings.maxDelay()));
         this.known = Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterWrite(settings.knownAddressTtl())
-                .ticker(() -> clock.millis() * 1_000_000L).build();
+                .ticker(() -> clock.millis() * 1_000_000L).executor(Runnable::run).build();
     }
 
     /**
      * Bounded caches: past {@value #MAX_KEYS} keys Caffeine evicts one at a time, by how often each is used
      * (W-TinyLFU), so a flood of new e-mail or source addresses cannot give a key under attack its budget
-     * back at once. An entry untouched for {@code idle} has nothing left to say and is forgotten.
+     * back at once. An entry untouched for {@code idle} has nothing left to say and is forgotten. The caches'
+     * upkeep (eviction, expiry) runs on the thread that writes, not on a shared pool whenever it gets to it: what
+     * the maps hold then depends only on the calls made and the clock, never on scheduling.
      */
     private <V> Cache<String, V> cache(Duration idle) {
         return Caffeine.newBuilder().maximumSize(MAX_KEYS).expireAfterAccess(idle)
-                .ticker(() -> clock.millis() * 1_000_000L).build();
+                .ticker(() -> clock.millis() * 1_000_000L).executor(Runnable::run).build();
     }
 
     /** An account's key: the e-mail address as typed, stripped and lower-cased; a digest if overlong. */

@@ -254,7 +254,8 @@ class LoginThrottleTest {
         throttle.recordFailure("victim@example.com", "10.0.0.1");
 
         // More distinct e-mail and source addresses than the maps hold, with a failure of the pair under
-        // attack now and then (4 in all). The old bound emptied the maps at 100,000 keys.
+        // attack now and then (4 in all). The old bound emptied the maps at 100,000 keys. The maps' upkeep runs on
+        // this thread (LoginThrottlePolicy), so what they keep depends on these calls alone, not on a busy pool.
         for (int i = 0; i < 120_000; i++) {
             throttle.recordFailure("flood" + i + "@example.com", "10.1." + (i >> 8) + "." + (i & 255));
             if (i % 40_000 == 39_999) {

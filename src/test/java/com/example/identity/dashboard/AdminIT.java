@@ -261,7 +261,7 @@ class AdminIT {
         var web = admin();
 
         String page = web.get("/dashboard/admin.php?q=" + "tipo").body();
-        assertThat(page).contains("<th>Tipo</th><th>redirect_uri</th><th>post_logout_redirect_uri</th>");
+        assertThat(page).contains("<th>Tipo</th><th>redirect_uri</th><th class=\"long\">post_logout_redirect_uri</th>");
         assertThat(rowOf(page, site.clientId())).contains("<td class=\"client-type\">web</td>")
                 .contains("<td class=\"client-logout-uris\"><code>https://tipo.example/fuera</code></td>");
         assertThat(rowOf(page, launcher.clientId())).contains("<td class=\"client-type\">nativa</td>")
