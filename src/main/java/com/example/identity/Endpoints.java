@@ -34,6 +34,8 @@ public final class Endpoints {
     public static final String INTROSPECT = "/oauth/introspect.php";
     /** The device authorization endpoint (RFC 8628 §3.1). */
     public static final String DEVICE = "/oauth/device.php";
+    /** The pushed authorization request endpoint (RFC 9126, decisions §28). */
+    public static final String PAR = "/oauth/par.php";
     /** RP-initiated logout (oauth/LogoutEndpoint), a page of the web chain. */
     public static final String LOGOUT = "/oauth/logout.php";
     /** The consent page in front of the authorization endpoint (consent/ConsentController), web chain. */
@@ -169,7 +171,7 @@ public final class Endpoints {
 
     /** The endpoints of decisions §12 that answer standard clients in the RFCs' shape. */
     public static boolean isStandardJson(String path) {
-        return path.equals(USERINFO) || path.equals(REVOKE) || path.equals(INTROSPECT);
+        return path.equals(USERINFO) || path.equals(REVOKE) || path.equals(INTROSPECT) || path.equals(PAR);
     }
 
     // ----- The order of the servlet filters registered outside the security chains -----
@@ -203,14 +205,16 @@ public final class Endpoints {
             PATH.matcher(HttpMethod.POST, INTROSPECT));
     /** The device authorization endpoint (RFC 8628 §3.1), by POST, where a console starts the device flow. */
     public static final RequestMatcher DEVICE_ENDPOINT = PATH.matcher(HttpMethod.POST, DEVICE);
+    /** The pushed authorization request endpoint (RFC 9126 §2), by POST, where a client pushes a request first. */
+    public static final RequestMatcher PAR_ENDPOINT = PATH.matcher(HttpMethod.POST, PAR);
     /** The endpoints where a client authenticates, and their address budget applies (abuse/RateLimitFilter). */
     public static final RequestMatcher CLIENT_ENDPOINTS = new OrRequestMatcher(TOKEN_ENDPOINT, REVOKE_INTROSPECT,
-            DEVICE_ENDPOINT);
+            DEVICE_ENDPOINT, PAR_ENDPOINT);
     /** The endpoints that are called by programs with a token or credentials, never with a session. */
     public static final RequestMatcher SESSIONLESS = new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON,
-            USERINFO_ENDPOINT, REVOKE_INTROSPECT, PATH.matcher(DEVICE));
+            USERINFO_ENDPOINT, REVOKE_INTROSPECT, PATH.matcher(DEVICE), PATH.matcher(PAR));
     /** Everything the authorization server chain serves, by any method (its security matcher). */
     public static final RequestMatcher AUTHORIZATION_SERVER = new OrRequestMatcher(PATH.matcher(AUTHORIZE),
             TOKEN_ENDPOINT, PUBLIC_JSON, PATH.matcher(USERINFO), PATH.matcher(REVOKE), PATH.matcher(INTROSPECT),
-            PATH.matcher(DEVICE));
+            PATH.matcher(DEVICE), PATH.matcher(PAR));
 }

@@ -34,6 +34,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.dpop.DPoPProofs;
 import com.example.identity.web.RestrictiveHeaders;
 
 /**
@@ -61,7 +62,7 @@ class ApiSecurityConfig {
     @Bean
     @Order(Endpoints.API_USERINFO_CHAIN)
     SecurityFilterChain userinfoSecurityFilterChain(HttpSecurity http, ApiTokenValidator tokens, RateLimits limits,
-            JsonMapper json) throws Exception {
+            JsonMapper json, DPoPProofs proofs) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
             .securityMatcher(Endpoints.API_USERINFO)
@@ -71,7 +72,7 @@ class ApiSecurityConfig {
             .sessionManagement(session -> session.disable())
             .exceptionHandling(exceptions -> exceptions.disable())
             .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
-            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
+            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts, proofs), CsrfFilter.class)
             // the GETs are answered at the end of this chain, without Spring MVC's dispatch
             .addFilterAfter(new UserInfoEndpointFilter(json), AuthorizationFilter.class)
             .csrf(csrf -> csrf.disable())
@@ -87,7 +88,7 @@ class ApiSecurityConfig {
     @Bean
     @Order(Endpoints.API_CHAIN)
     SecurityFilterChain apiSecurityFilterChain(HttpSecurity http, ApiTokenValidator tokens,
-            RateLimits limits) throws Exception {
+            RateLimits limits, DPoPProofs proofs) throws Exception {
         var requestContexts = new RequestAttributeSecurityContextRepository();
         http
             .securityMatcher(Endpoints.API_ALL)
@@ -104,7 +105,7 @@ class ApiSecurityConfig {
                 // the administration API (decisions §23): the same, and the caller is an admin
                 .requestMatchers(Endpoints.API_USERS_ALL).access(ApiSecurityConfig::administrator)
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
-            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts), CsrfFilter.class)
+            .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts, proofs), CsrfFilter.class)
             .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             // an ended session (account disabled or role changed) is deleted from the database

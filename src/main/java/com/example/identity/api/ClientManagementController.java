@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -21,6 +22,7 @@ import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.client.OAuthClient;
+import com.example.identity.client.SenderConstraints;
 import com.example.identity.common.ListQuery;
 import com.example.identity.webhooks.Webhooks;
 
@@ -64,17 +66,20 @@ class ClientManagementController {
         String typeName = FormFields.single(request, "type");
         ClientType type = typeName == null || typeName.isEmpty() ? ClientType.WEB : ClientType.parse(typeName)
                 .orElseThrow(() -> ApiProblem.badRequest("type inválido: web, nativa, dispositivo o servidor"));
+        // decisions §28: the application requires pushed authorization requests, DPoP-bound tokens
+        var constraints = new SenderConstraints(FormFields.flag(request, "par_obligatorio"),
+                FormFields.flag(request, "dpop_obligatorio"));
         try {
             // decisions §21: where the application's webhooks go (optional), checked before anything is made
             var webhookUrl = webhooks.check(FormFields.single(request, "webhook_url"));
             // decisions §20: where the logout tokens of Back-Channel Logout go (optional)
             var created = clients.register(caller.userId(), name, redirectUri,
                     logoutValues == null ? List.of() : List.of(logoutValues), type,
-                    FormFields.single(request, "backchannel_logout_uri"));
+                    FormFields.single(request, "backchannel_logout_uri"), constraints);
             String webhookSecret = webhookUrl.map(url -> webhooks.register(created.clientId(), url)).orElse(null);
             return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
-                    created.redirectUri(), type.value(), logoutUris.of(created.clientId()), webhookUrl.orElse(null),
-                    webhookSecret)));
+                    created.redirectUri(), type.value(), logoutUris.of(created.clientId()),
+                    Requirements.of(constraints), webhookUrl.orElse(null), webhookSecret)));
         }
         catch (ClientService.InvalidRegistrationException | Webhooks.InvalidWebhookUrlException e) {
             throw ApiProblem.badRequest(e.getMessage());
@@ -99,17 +104,30 @@ class ClientManagementController {
 
     /**
      * The documented fields, then {@code type} (decisions §16: {@code web}, {@code nativa} or
-     * {@code dispositivo}) and the registered {@code post_logout_redirect_uris} (§12.7; an array, maybe empty).
+     * {@code dispositivo}), the registered {@code post_logout_redirect_uris} (§12.7; an array, maybe empty),
+     * {@code par_obligatorio} and {@code dpop_obligatorio} (§28).
      */
-    @JsonPropertyOrder({ "client_id", "name", "redirect_uri", "created_at", "revoked", "type", "post_logout_redirect_uris" })
+    @JsonPropertyOrder({ "client_id", "name", "redirect_uri", "created_at", "revoked", "type", "post_logout_redirect_uris",
+            "requirements" })
     record ClientView(@JsonProperty("client_id") String clientId, String name,
             @JsonProperty("redirect_uri") String redirectUri, @JsonProperty("created_at") String createdAt,
-            boolean revoked, String type, @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris) {
+            boolean revoked, String type, @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris,
+            @JsonUnwrapped Requirements requirements) {
 
         static ClientView of(OAuthClient client, List<String> postLogoutRedirectUris) {
             return new ClientView(client.getClientId(), client.getName(), client.getRedirectUri(),
                     TokenManagementController.iso(client.getCreatedAt()), client.isRevoked(), client.getType().value(),
-                    postLogoutRedirectUris);
+                    postLogoutRedirectUris, new Requirements(client.requiresPushedRequests(), client.requiresDPoP()));
+        }
+    }
+
+    /** What an application requires of its requests (decisions §28), as two fields of the application's object. */
+    @JsonPropertyOrder({ "par_obligatorio", "dpop_obligatorio" })
+    record Requirements(@JsonProperty("par_obligatorio") boolean parObligatorio,
+            @JsonProperty("dpop_obligatorio") boolean dpopObligatorio) {
+
+        static Requirements of(SenderConstraints constraints) {
+            return new Requirements(constraints.pushedRequests(), constraints.dpop());
         }
     }
 
@@ -117,16 +135,18 @@ class ClientManagementController {
     }
 
     /**
-     * The documented fields, then {@code type} and {@code post_logout_redirect_uris} (as registered: repeats
-     * once, in the order of the addresses); a native application's {@code client_secret} is null (it has none).
-     * With a {@code webhook_url} (decisions §21), it and the webhook's {@code webhook_secret} ({@code whsec_...},
-     * shown this once) follow; without one, neither field is there.
+     * The documented fields, then {@code type}, {@code post_logout_redirect_uris} (as registered: repeats
+     * once, in the order of the addresses), {@code par_obligatorio} and {@code dpop_obligatorio} (decisions §28); a
+     * native application's {@code client_secret} is null (it has none). With a {@code webhook_url} (decisions §21),
+     * it and the webhook's {@code webhook_secret} ({@code whsec_...}, shown this once) follow; without one, neither
+     * field is there.
      */
     @JsonPropertyOrder({ "client_id", "client_secret", "name", "redirect_uri", "type", "post_logout_redirect_uris",
-            "webhook_url", "webhook_secret" })
+            "requirements", "webhook_url", "webhook_secret" })
     record CreatedClient(@JsonProperty("client_id") String clientId, @JsonProperty("client_secret") String clientSecret,
             String name, @JsonProperty("redirect_uri") String redirectUri, String type,
             @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris,
+            @JsonUnwrapped Requirements requirements,
             @JsonProperty("webhook_url") @JsonInclude(JsonInclude.Include.NON_NULL) String webhookUrl,
             @JsonProperty("webhook_secret") @JsonInclude(JsonInclude.Include.NON_NULL) String webhookSecret) {
     }

@@ -44,4 +44,17 @@ final class FormFields {
             throw ApiProblem.badRequest("id inválido");
         }
     }
+
+    /**
+     * A yes-or-no field: {@code true} or {@code false}, absent or empty meaning false.
+     *
+     * @throws ApiProblem 400 {@code <name> inválido: true o false}
+     */
+    static boolean flag(HttpServletRequest request, String name) {
+        return switch (single(request, name)) {
+            case "", "false" -> false;
+            case "true" -> true;
+            default -> throw ApiProblem.badRequest(name + " inválido: true o false");
+        };
+    }
 }

@@ -54,6 +54,13 @@ public class ApiToken {
     @Column(name = "userinfo_claims", length = 200)
     private String userInfoClaims;
 
+    /**
+     * The thumbprint of the DPoP key the token is bound to (RFC 9449, decisions §28): presented with a proof of that
+     * key only. Null for an unbound token, and for every personal token.
+     */
+    @Column(name = "dpop_jkt", length = 43)
+    private String dpopJkt;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -144,6 +151,10 @@ public class ApiToken {
 
     public String getAuthorizationId() {
         return authorizationId;
+    }
+
+    public String getDpopJkt() {
+        return dpopJkt;
     }
 
     public Instant getCreatedAt() {

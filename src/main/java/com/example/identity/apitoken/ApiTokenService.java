@@ -92,7 +92,16 @@ public class ApiTokenService implements Purge {
      */
     public String issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
             Set<String> userInfoClaims, Duration ttl) {
-        return insert(TokenKind.OAUTH, ownerId, clientId, scopes, authorizationId, userInfoClaims, ttl);
+        return issueForClient(ownerId, clientId, scopes, authorizationId, userInfoClaims, null, ttl);
+    }
+
+    /**
+     * As above, bound to a DPoP key when {@code dpopJkt} (its thumbprint, RFC 9449 §6) is given: the token is then
+     * good only with a proof of that key ({@code Authorization: DPoP}, decisions §28).
+     */
+    public String issueForClient(long ownerId, String clientId, Set<String> scopes, String authorizationId,
+            Set<String> userInfoClaims, @Nullable String dpopJkt, Duration ttl) {
+        return insert(TokenKind.OAUTH, ownerId, clientId, scopes, authorizationId, userInfoClaims, dpopJkt, ttl);
     }
 
     /**
@@ -101,20 +110,20 @@ public class ApiTokenService implements Purge {
      * it may introspect. One INSERT, like the others.
      */
     public String issueForServer(long ownerId, String clientId, Set<String> scopes, Duration ttl) {
-        return insert(TokenKind.SERVER, ownerId, clientId, scopes, null, Set.of(), ttl);
+        return insert(TokenKind.SERVER, ownerId, clientId, scopes, null, Set.of(), null, ttl);
     }
 
     private String insert(TokenKind kind, long ownerId, String clientId, Set<String> scopes,
-            @Nullable String authorizationId, Set<String> userInfoClaims, Duration ttl) {
+            @Nullable String authorizationId, Set<String> userInfoClaims, @Nullable String dpopJkt, Duration ttl) {
         Instant now = clock.instant();
         NewValue fresh = newValue();
         jdbc.update("""
                 insert into api_tokens (user_id, name, token_digest, prefix, kind, client_id, scopes, authorization_id,
-                    userinfo_claims, created_at, expires_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", ownerId,
+                    userinfo_claims, dpop_jkt, created_at, expires_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", ownerId,
                 (kind == TokenKind.SERVER ? "Servidor " : "OAuth ") + clientId, fresh.digest(), fresh.prefix(),
                 kind.value(), clientId, String.join(" ", scopes), authorizationId,
-                userInfoClaims.isEmpty() ? null : String.join(" ", userInfoClaims), Timestamp.from(now),
+                userInfoClaims.isEmpty() ? null : String.join(" ", userInfoClaims), dpopJkt, Timestamp.from(now),
                 Timestamp.from(now.plus(ttl)));
         return fresh.value();
     }

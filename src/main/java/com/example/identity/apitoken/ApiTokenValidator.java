@@ -136,7 +136,8 @@ public class ApiTokenValidator {
                     .filter(r -> r.clientRevokedAt() == null)
                     .map(r -> new Cached(new TokenOwner(r.tokenId(), r.userId(), r.primerNombre(), r.correo(),
                             r.rol(), r.kind(), r.personalScope(), r.clientId(), SpaceSeparated.words(r.scopes()),
-                            r.authorizationId(), SpaceSeparated.words(r.userInfoClaims()), r.emailVerified()), r.createdAt(), r.expiresAt(),
+                            r.authorizationId(), SpaceSeparated.words(r.userInfoClaims()), r.emailVerified(), r.dpopJkt()),
+                            r.createdAt(), r.expiresAt(),
                             r.lastUsedAt()))
                     .orElse(null);
             if (cached == null) {

@@ -12,11 +12,13 @@ import com.example.identity.account.Role;
  * A valid token and the profile of its owner: what the bearer filter and {@code /api/userinfo.php} need.
  * {@code personalScope} is set for personal tokens only; {@code clientId} and {@code scopes} for tokens
  * issued to an OAuth client only; {@code userInfoClaims} are the known claims that the authorization's
- * {@code claims} parameter asked for at the UserInfo endpoint (empty for most tokens).
+ * {@code claims} parameter asked for at the UserInfo endpoint (empty for most tokens); {@code dpopJkt} the thumbprint
+ * of the DPoP key a token issued to a client is bound to (RFC 9449, decisions §28), null for an unbound token.
  */
 public record TokenOwner(long tokenId, long userId, String primerNombre, String correo, Role rol, TokenKind kind,
         @Nullable TokenScope personalScope, @Nullable String clientId, Set<String> scopes,
-        @Nullable String authorizationId, Set<String> userInfoClaims, boolean emailVerified) implements Serializable {
+        @Nullable String authorizationId, Set<String> userInfoClaims, boolean emailVerified, @Nullable String dpopJkt)
+        implements Serializable {
 
     @Serial
     private static final long serialVersionUID = 1L;
@@ -27,5 +29,10 @@ public record TokenOwner(long tokenId, long userId, String primerNombre, String 
      */
     public boolean mayManage() {
         return kind == TokenKind.PERSONAL && personalScope == TokenScope.GESTION && rol.isDeveloper();
+    }
+
+    /** Whether the token is bound to a DPoP key: good only as {@code Authorization: DPoP} with a proof of that key. */
+    public boolean isSenderConstrained() {
+        return dpopJkt != null;
     }
 }

@@ -85,6 +85,19 @@ public class ClientService {
     @Transactional
     public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
             ClientType type, String backChannelLogoutUri) {
+        return register(ownerId, name, redirectUri, postLogoutRedirectUris, type, backChannelLogoutUri,
+                SenderConstraints.NONE);
+    }
+
+    /**
+     * As above, with what the application requires of its own requests (decisions §28): pushed authorization
+     * requests ({@code par_obligatorio}, {@code web} and {@code nativa} only) and DPoP-bound tokens
+     * ({@code dpop_obligatorio}, not a {@code servidor}).
+     */
+    @Transactional
+    public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
+            ClientType type, String backChannelLogoutUri, SenderConstraints constraints) {
+        constraints.check(type);
         String backChannel = backChannelLogoutUri == null || backChannelLogoutUri.isEmpty() ? null : backChannelLogoutUri;
         if (backChannel != null) {
             if (!type.hasRedirectUri()) {
@@ -132,6 +145,9 @@ public class ClientService {
         this.logoutUris.add(created.clientId(), logoutUris);
         if (backChannel != null) {
             clients.findByClientId(created.clientId()).orElseThrow().setBackChannelLogoutUri(backChannel);
+        }
+        if (!constraints.equals(SenderConstraints.NONE)) {
+            clients.findByClientId(created.clientId()).orElseThrow().require(constraints);
         }
         events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_CREATED, created.clientId()));
         return created;

@@ -37,6 +37,10 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
     public static final String OWNER = "identity.client.owner";
     /** Client setting: the application's type, {@link ClientType#value()}. */
     public static final String TYPE = "identity.client.type";
+    /** Client setting: its authorization requests must be pushed first ({@code par_obligatorio}, decisions §28). */
+    public static final String PAR_REQUIRED = "identity.client.par-required";
+    /** Client setting: its tokens must be bound to a DPoP key ({@code dpop_obligatorio}, decisions §28). */
+    public static final String DPOP_REQUIRED = "identity.client.dpop-required";
     /** How long another instance's rotation or revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
     /** Topic of this cache in {@link CacheInvalidation}; the key is the client id. */
@@ -131,6 +135,16 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
         return RedirectUriRule.matches(client.getRedirectUris(), redirectUri, isNative(client));
     }
 
+    /** Whether the application's authorization requests must come through {@code /oauth/par.php} (RFC 9126). */
+    public static boolean requiresPushedRequests(RegisteredClient client) {
+        return Boolean.TRUE.equals(client.getClientSettings().getSetting(PAR_REQUIRED));
+    }
+
+    /** Whether every token request of the application must carry a DPoP proof (RFC 9449). */
+    public static boolean requiresDPoP(RegisteredClient client) {
+        return Boolean.TRUE.equals(client.getClientSettings().getSetting(DPOP_REQUIRED));
+    }
+
     public static boolean isFirstParty(RegisteredClient client) {
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(FIRST_PARTY));
     }
@@ -184,6 +198,8 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                         .setting(REVOKED, client.isRevoked())
                         .setting(FIRST_PARTY, client.isFirstParty())
                         .setting(OWNER, client.getOwnerId())
+                        .setting(PAR_REQUIRED, client.requiresPushedRequests())
+                        .setting(DPOP_REQUIRED, client.requiresDPoP())
                         .build())
                 .tokenSettings(tokenSettings)
                 .build();

@@ -58,6 +58,39 @@ public class OAuthClient {
     @Column(name = "backchannel_logout_uri", length = 2000)
     private String backChannelLogoutUri;
 
+    /**
+     * Whether the application's authorization requests must be pushed first (RFC 9126, {@code par_obligatorio},
+     * decisions §28): {@code web} and {@code nativa} only.
+     */
+    @Column(name = "par_required", nullable = false)
+    private boolean parRequired;
+
+    /**
+     * Whether the application's tokens must be bound to a DPoP key (RFC 9449, {@code dpop_obligatorio}, decisions
+     * §28): every token request carries a proof. Not for a {@code servidor}, whose own token is not bound.
+     */
+    @Column(name = "dpop_required", nullable = false)
+    private boolean dpopRequired;
+
+    public boolean requiresPushedRequests() {
+        return parRequired;
+    }
+
+    public boolean requiresDPoP() {
+        return dpopRequired;
+    }
+
+    void require(SenderConstraints constraints) {
+        if (constraints.pushedRequests() && !type.hasRedirectUri()) {
+            throw new IllegalStateException("only web and native applications make authorization requests");
+        }
+        if (constraints.dpop() && type == ClientType.SERVER) {
+            throw new IllegalStateException("a server's own token is not bound to a key");
+        }
+        this.parRequired = constraints.pushedRequests();
+        this.dpopRequired = constraints.dpop();
+    }
+
     public String getBackChannelLogoutUri() {
         return backChannelLogoutUri;
     }

@@ -26,7 +26,12 @@ public interface Purge {
         /** Login throttle pairs neither locked nor known at now (no setting: the cutoff is now). */
         LOGIN_PAIRS,
         /** Guessing budgets of {@code /activar} full again at now (no setting: the cutoff is now). */
-        GUESSING_BUDGETS
+        GUESSING_BUDGETS,
+        /**
+         * DPoP proofs that can no longer be accepted, and pushed authorization requests past their minute (no
+         * setting: the cutoff is now).
+         */
+        SEEN_PROOFS
     }
 
     /** The kind of rows this purge forgets. */

@@ -31,6 +31,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.AccountService;
 import com.example.identity.deviceflow.DeviceAuthorizations;
+import com.example.identity.dpop.DPoPProofs;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.authorize.AuthorizationEndpointCustomizer;
 import com.example.identity.oauth.authorize.AuthorizeErrorResponder;
@@ -41,6 +42,7 @@ import com.example.identity.oauth.device.DeviceAuthorizationStart;
 import com.example.identity.oauth.error.TokenResponses;
 import com.example.identity.oauth.metadata.DiscoveryDocument;
 import com.example.identity.oauth.metadata.MetadataEndpointsCustomizer;
+import com.example.identity.oauth.par.PushedAuthorizationRequestEndpointCustomizer;
 import com.example.identity.oauth.revocation.RevocationIntrospectionCustomizer;
 import com.example.identity.oauth.revocation.TokenIntrospection;
 import com.example.identity.oauth.revocation.TokenRevocation;
@@ -59,6 +61,7 @@ import com.example.identity.oauth.token.TicketGenerator;
 import com.example.identity.oauth.token.TicketSettings;
 import com.example.identity.oauth.token.TokenEndpointCustomizer;
 import com.example.identity.oauth.token.TokenRequestConverter;
+import com.example.identity.oauth.token.TokenRequestProofs;
 import com.example.identity.oauth.userinfo.UserInfoEndpointCustomizer;
 import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.apitoken.ApiTokenService;
@@ -66,11 +69,13 @@ import com.example.identity.apitoken.ApiTokenValidator;
 
 /**
  * The first chain: Spring Authorization Server, matching only its endpoints ({@link Endpoints#AUTHORIZATION_SERVER}:
- * authorization, token, key set, discovery, UserInfo, revocation, introspection, device authorization). Every
+ * authorization, token, key set, discovery, UserInfo, revocation, introspection, device authorization, pushed
+ * authorization requests). Every
  * difference from a stock server is one of its extension points, each in its own class, plugged in by one
  * customizer per endpoint: the token endpoint ({@link TokenEndpointCustomizer}), client authentication
  * ({@link ClientAuthenticationCustomizer}), device authorization ({@link DeviceAuthorizationEndpointCustomizer}),
- * revocation and introspection ({@link RevocationIntrospectionCustomizer}), the authorization endpoint
+ * pushed authorization requests ({@link PushedAuthorizationRequestEndpointCustomizer}), revocation and introspection
+ * ({@link RevocationIntrospectionCustomizer}), the authorization endpoint
  * ({@link AuthorizationEndpointCustomizer}), UserInfo ({@link UserInfoEndpointCustomizer}), discovery and the key
  * set ({@link MetadataEndpointsCustomizer}). The beans below are the steps they plug in; hex access tokens
  * ({@link ReferenceAccessTokenGenerator}), id_token claims ({@link IdTokenClaims}) and the tickets for game servers
@@ -95,11 +100,13 @@ class AuthorizationServerConfig {
     SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenEndpointCustomizer tokenEndpoint,
             ClientAuthenticationCustomizer clientAuthentication, DeviceAuthorizationEndpointCustomizer deviceEndpoint,
             RevocationIntrospectionCustomizer revocationIntrospection, AuthorizationEndpointCustomizer authorizeEndpoint,
-            UserInfoEndpointCustomizer userInfoEndpoint, MetadataEndpointsCustomizer metadataEndpoints) throws Exception {
+            UserInfoEndpointCustomizer userInfoEndpoint, MetadataEndpointsCustomizer metadataEndpoints,
+            PushedAuthorizationRequestEndpointCustomizer pushedRequests) throws Exception {
         http.securityMatcher(Endpoints.AUTHORIZATION_SERVER);
         tokenEndpoint.customize(http);
         clientAuthentication.customize(http);
         deviceEndpoint.customize(http);
+        pushedRequests.customize(http);
         revocationIntrospection.customize(http);
         authorizeEndpoint.customize(http);
         userInfoEndpoint.customize(http);
@@ -109,7 +116,7 @@ class AuthorizationServerConfig {
                 // the UserInfo endpoint checks its bearer token itself (UserInfoRequests)
                 // revocation and introspection: the client authenticates at the endpoint (TokenRequestConverter)
                 .requestMatchers(Endpoints.TOKEN_ENDPOINT, Endpoints.PUBLIC_JSON, Endpoints.USERINFO_ENDPOINT,
-                        Endpoints.REVOKE_INTROSPECT, Endpoints.DEVICE_ENDPOINT)
+                        Endpoints.REVOKE_INTROSPECT, Endpoints.DEVICE_ENDPOINT, Endpoints.PAR_ENDPOINT)
                     .permitAll()
                 .anyRequest().authenticated())
             // Spring Authorization Server turns on a JWT resource server for its UserInfo endpoint; this
@@ -118,7 +125,8 @@ class AuthorizationServerConfig {
             .oauth2ResourceServer(resourceServer -> resourceServer.bearerTokenResolver(request -> null))
             .addFilterBefore(new WithoutSession(Endpoints.SESSIONLESS), SecurityContextHolderFilter.class)
             .addFilterBefore(new StandardMethodCheck(Map.of(Endpoints.USERINFO, new LinkedHashSet<>(List.of("GET", "POST")),
-                    Endpoints.REVOKE, Set.of("POST"), Endpoints.INTROSPECT, Set.of("POST"), Endpoints.DEVICE, Set.of("POST"))),
+                    Endpoints.REVOKE, Set.of("POST"), Endpoints.INTROSPECT, Set.of("POST"), Endpoints.DEVICE, Set.of("POST"),
+                    Endpoints.PAR, Set.of("POST"))),
                     SecurityContextHolderFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())
@@ -149,30 +157,37 @@ class AuthorizationServerConfig {
         return new ClientCredentialsChecks(clients);
     }
 
-    /** The remaining steps: redirect URI, revoked client, the code and its exchange. */
+    /** The DPoP step of the grants that issue a player's tokens (decisions §28): the request's proof, checked once. */
+    @Bean
+    TokenRequestProofs tokenRequestProofs(DPoPProofs proofs) {
+        return new TokenRequestProofs(proofs);
+    }
+
+    /** The remaining steps: redirect URI, revoked client, the DPoP proof, the code and its exchange. */
     @Bean
     AuthorizationCodeExchange authorizationCodeExchange(DatabaseAuthorizationService authorizations,
             OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, RefreshTokens refreshTokens,
-            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, TokenRequestProofs proofs) {
         return new AuthorizationCodeExchange(authorizations, tokenGenerator, signingKeys, refreshTokens, transactions,
-                clock, events);
+                clock, events, proofs);
     }
 
     /** The refresh grant: rotation with reuse detection (decisions §12.4); a provider bean like the two above. */
     @Bean
     RefreshTokenExchange refreshTokenExchange(RefreshTokens refreshTokens, DatabaseAuthorizationService authorizations,
             AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock) {
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
         return new RefreshTokenExchange(refreshTokens, authorizations, accounts, tokenGenerator, signingKeys,
-                transactions, clock);
+                transactions, clock, proofs);
     }
 
     /** The device code grant (RFC 8628 §3.4): polls, and the one that spends an approved run; a provider bean. */
     @Bean
     DeviceCodeExchange deviceCodeExchange(DeviceAuthorizations devices, DatabaseAuthorizationService authorizations,
             AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock) {
-        return new DeviceCodeExchange(devices, authorizations, accounts, tokenGenerator, signingKeys, transactions, clock);
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
+        return new DeviceCodeExchange(devices, authorizations, accounts, tokenGenerator, signingKeys, transactions, clock,
+                proofs);
     }
 
     /**
@@ -181,8 +196,8 @@ class AuthorizationServerConfig {
      */
     @Bean
     TicketExchange ticketExchange(ApiTokenValidator tokens, RegisteredClientRepository clients,
-            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys) {
-        return new TicketExchange(tokens, clients, tokenGenerator, signingKeys);
+            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, TokenRequestProofs proofs) {
+        return new TicketExchange(tokens, clients, tokenGenerator, signingKeys, proofs);
     }
 
     /** The device authorization endpoint's step (RFC 8628 §3.1): a run started for a device application. */
@@ -246,6 +261,7 @@ class AuthorizationServerConfig {
                 .tokenIntrospectionEndpoint(Endpoints.INTROSPECT)
                 .deviceAuthorizationEndpoint(Endpoints.DEVICE)
                 .deviceVerificationEndpoint(Endpoints.ACTIVATION)
+                .pushedAuthorizationRequestEndpoint(Endpoints.PAR)
                 .build();
     }
 

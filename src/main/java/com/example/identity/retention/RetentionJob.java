@@ -24,7 +24,8 @@ import com.example.identity.common.Purge.Kind;
  * (365 days), API and refresh tokens revoked or expired longer ago than {@code tokens} (30 days), authorizations
  * whose code expired longer ago than {@code codes} (1 day), device flow runs, password recovery and e-mail change
  * links that expired as long ago, the login throttle's pairs that are neither locked nor known any more, and the
- * guessing budgets of {@code /activar} that are full again. Each is one DELETE (the first three on an indexed
+ * guessing budgets of {@code /activar} that are full again, the DPoP proofs and pushed authorization requests whose
+ * minute has passed. Each is one DELETE (the first three on an indexed
  * time column).
  * <p>
  * One instance at a time runs it ({@link ClusterLock#runIfFree}: an instance that finds another one at it
@@ -66,9 +67,11 @@ class RetentionJob {
         int rows = purged.get(Kind.AUDIT_ROWS);
         int pairs = purged.get(Kind.LOGIN_PAIRS);
         int budgets = purged.get(Kind.GUESSING_BUDGETS);
-        if (codes + ended + rows + pairs + budgets > 0) {
+        int proofs = purged.get(Kind.SEEN_PROOFS);
+        if (codes + ended + rows + pairs + budgets + proofs > 0) {
             log.info("Retention: purged {} expired authorizations and device runs, {} ended tokens, {} audit rows, {} login pairs "
-                    + "neither locked nor known, {} full guessing budgets of /activar", codes, ended, rows, pairs, budgets);
+                    + "neither locked nor known, {} full guessing budgets of /activar, {} DPoP proofs and pushed requests "
+                    + "past their time", codes, ended, rows, pairs, budgets, proofs);
         }
     }
 
@@ -78,7 +81,7 @@ class RetentionJob {
             case ENDED_TOKENS -> now.minus(retention.tokens());
             case EXPIRED_CODES -> now.minus(retention.codes());
             case AUDIT_ROWS -> now.minus(retention.audit());
-            case LOGIN_PAIRS, GUESSING_BUDGETS -> now;
+            case LOGIN_PAIRS, GUESSING_BUDGETS, SEEN_PROOFS -> now;
         };
     }
 }

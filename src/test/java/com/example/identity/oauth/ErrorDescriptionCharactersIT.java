@@ -18,6 +18,7 @@ import org.springframework.web.util.UriUtils;
 
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.client.SenderConstraints;
 import com.example.identity.oauth.authorize.AuthorizeError;
 import com.example.identity.support.WebClient;
 
@@ -59,6 +60,11 @@ class ErrorDescriptionCharactersIT extends OAuthTestBase {
             case INVALID_MAX_AGE -> refusal(browser(), client, Map.of("max_age", "-1"));
             case INVALID_CLAIMS -> refusal(browser(), client, Map.of("claims", "{not json"));
             case INVALID_ID_TOKEN_HINT -> refusal(browser(), client, Map.of("id_token_hint", "not-an-id-token"));
+            case PAR_REQUIRED -> {
+                // an application that requires pushed requests (decisions §28), asked directly
+                client = newClient(new SenderConstraints(true, false));
+                yield refusal(browser(), client, Map.of());
+            }
             case REPEATED_PARAMETER -> WebClient.location(browser().get(
                     authorizeUrl(client, "openid", Map.of("state", "st", "max_age", "60")) + "&max_age=60"));
             case UNMET_ACR -> refusal(new WebClient(ISSUER), client,

@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -23,6 +24,8 @@ import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.client.ClientType;
+import com.example.identity.client.SenderConstraints;
 import com.example.identity.oauth.token.FamilyPauses;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
@@ -65,6 +68,19 @@ abstract class OAuthTestBase {
      */
     ClientService.NewCredentials newClient() {
         var client = newThirdPartyClient();
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+        clients.setFirstParty(new com.example.identity.account.Caller(admin, true), client.clientId(), true);
+        return client;
+    }
+
+    /**
+     * A new first-party web application, as {@link #newClient()}, that requires pushed authorization requests or
+     * DPoP-bound tokens (decisions §28).
+     */
+    ClientService.NewCredentials newClient(SenderConstraints constraints) {
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var client = clients.register(owner, "Test app", "https://app.example/cb/" + UUID.randomUUID(), List.of(),
+                ClientType.WEB, null, constraints);
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
         clients.setFirstParty(new com.example.identity.account.Caller(admin, true), client.clientId(), true);
         return client;

@@ -26,6 +26,8 @@ public enum AuthorizeError {
     INVALID_CLAIMS("invalid_request", "El parametro claims no es un objeto JSON valido (OpenID Connect Core 5.5)"),
     INVALID_ID_TOKEN_HINT("invalid_request", "id_token_hint no es un id_token emitido por este servidor"),
     REPEATED_PARAMETER("invalid_request", "Parametro repetido"),
+    PAR_REQUIRED("invalid_request",
+            "Esta aplicacion exige enviar antes la solicitud a /oauth/par.php y usar su request_uri (PAR, RFC 9126)"),
     UNMET_ACR("access_denied",
             "Ningun inicio de sesion de este servicio tiene el nivel (acr) pedido como esencial; el unico es mfa"),
     OTHER_SUBJECT("access_denied", "La sesion iniciada es de otra cuenta que la pedida en claims (sub)");

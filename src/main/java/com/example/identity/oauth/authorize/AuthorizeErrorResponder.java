@@ -92,7 +92,8 @@ public class AuthorizeErrorResponder implements AuthenticationFailureHandler {
         };
     }
 
-    private void page(HttpServletRequest request, HttpServletResponse response, String message) throws IOException {
+    /** The Spanish error page (decisions §2), status 400, never a redirect. */
+    void page(HttpServletRequest request, HttpServletResponse response, String message) throws IOException {
         var exchange = JakartaServletWebApplication.buildApplication(request.getServletContext())
                 .buildExchange(request, response);
         // the page in the person's language (decisions §22); the error code it quotes is the protocol's

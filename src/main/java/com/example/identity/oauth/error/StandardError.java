@@ -47,9 +47,22 @@ public final class StandardError extends OAuth2AuthenticationException {
         return new StandardError(HttpStatus.BAD_REQUEST, "invalid_target", description);
     }
 
+    /**
+     * RFC 9449 §5 (decisions §28): the request's DPoP proof is refused, or missing where the application or the
+     * presented token needs one.
+     */
+    public static StandardError invalidDPoPProof(String description) {
+        return new StandardError(HttpStatus.BAD_REQUEST, "invalid_dpop_proof", description);
+    }
+
     /** No signing key is usable (decisions §7): a token that must be signed cannot be issued. */
     public static StandardError noSigningKey(String description) {
         return new StandardError(HttpStatus.INTERNAL_SERVER_ERROR, OAuth2ErrorCodes.SERVER_ERROR, description);
+    }
+
+    /** RFC 6749 §4.1.2.1, at the pushed authorization request endpoint (RFC 9126 §2.3): a {@code response_type} not served. */
+    public static StandardError unsupportedResponseType(String description) {
+        return new StandardError(HttpStatus.BAD_REQUEST, OAuth2ErrorCodes.UNSUPPORTED_RESPONSE_TYPE, description);
     }
 
     public static StandardError unauthorizedClient(String description) {

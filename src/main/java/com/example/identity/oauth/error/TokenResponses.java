@@ -55,7 +55,8 @@ public class TokenResponses implements AuthenticationSuccessHandler, Authenticat
             body.put("token_type", "N_A");
         }
         else {
-            body.put("token_type", "Bearer");
+            // DPoP for a token bound to the request's proof key (RFC 9449 §5, decisions §28), else Bearer
+            body.put("token_type", accessToken.getTokenType().getValue());
         }
         body.put("expires_in", accessToken.getExpiresAt().getEpochSecond() - accessToken.getIssuedAt().getEpochSecond());
         if (result.getRefreshToken() != null) {
@@ -100,11 +101,14 @@ public class TokenResponses implements AuthenticationSuccessHandler, Authenticat
         write(response, error.status(), body);
     }
 
-    /** {@code /oauth/revoke.php}, {@code /oauth/introspect.php}, {@code /oauth/device.php}: every answer in the RFCs' shape. */
+    /**
+     * {@code /oauth/revoke.php}, {@code /oauth/introspect.php}, {@code /oauth/device.php}, {@code /oauth/par.php}: every
+     * answer in the RFCs' shape.
+     */
     private static boolean isStandardEndpoint(HttpServletRequest request) {
         String path = request.getRequestURI();
         return Endpoints.REVOKE.equals(path) || Endpoints.INTROSPECT.equals(path)
-                || Endpoints.DEVICE.equals(path);
+                || Endpoints.DEVICE.equals(path) || Endpoints.PAR.equals(path);
     }
 
     /** A client check of the legacy table, at an endpoint that speaks the RFCs (decisions §12). */

@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import org.springframework.security.oauth2.server.authorization.oidc.OidcProviderConfiguration;
 
 import com.example.identity.Endpoints;
+import com.example.identity.dpop.DPoPProofs;
 import com.example.identity.oauth.authorize.AuthenticationRequestFilter;
 import com.example.identity.oauth.token.DeviceCodeRequests;
 import com.example.identity.oauth.token.TicketRequests;
@@ -19,8 +20,9 @@ import com.example.identity.oauth.token.TicketRequests;
  * {@code client_secret_basic}, {@code client_secret_post} and {@code none} (native and device applications);
  * PKCE with {@code S256}; RS256 id_tokens with the claims they can carry; the authorization request's
  * parameters ({@code prompt}, {@code display}, {@code claims}, {@code acr_values}) and, as {@code false},
- * request objects. Spring Authorization Server's other defaults (DPoP, mTLS, pushed authorization requests,
- * dynamic registration) are not served here and therefore not announced. DiscoveryAndKeysIT checks the whole
+ * request objects; pushed authorization requests (not required) and the algorithms of DPoP proofs (decisions §28).
+ * Spring Authorization Server's other defaults (mTLS, dynamic registration) are not served here and therefore not
+ * announced. DiscoveryAndKeysIT checks the whole
  * set of members and that every announced endpoint answers.
  */
 public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Builder> {
@@ -75,6 +77,11 @@ public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Bui
             claims.put("acr_values_supported", List.of(AuthenticationRequestFilter.MFA));
             claims.put("request_parameter_supported", false);
             claims.put("request_uri_parameter_supported", false);
+            // decisions §28: pushed authorization requests (RFC 9126 §5), required only by the applications that
+            // say so (par_obligatorio), and DPoP proofs (RFC 9449 §5.1) at the token endpoint and the resources
+            claims.put("pushed_authorization_request_endpoint", issuer + Endpoints.PAR);
+            claims.put("require_pushed_authorization_requests", false);
+            claims.put("dpop_signing_alg_values_supported", DPoPProofs.ALGORITHMS);
         });
     }
 }

@@ -2,6 +2,7 @@ package com.example.identity.oauth.revocation;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AuthenticationProvider;
@@ -82,9 +83,13 @@ public final class TokenIntrospection implements AuthenticationProvider {
         var claims = OAuth2TokenIntrospection.builder(true)
                 .scope(String.join(" ", owner.scopes()))
                 .clientId(owner.clientId())
-                .tokenType("Bearer")
+                .tokenType(owner.isSenderConstrained() ? "DPoP" : "Bearer")
                 .audience(owner.clientId())
                 .issuer(issuer);
+        if (owner.isSenderConstrained()) {
+            // RFC 9449 §6.2: the key the token is bound to, so that a resource server can check the proof itself
+            claims.claim("cnf", Map.of("jkt", owner.dpopJkt()));
+        }
         if (owner.kind() == TokenKind.OAUTH) {
             claims.subject("user:" + owner.userId());
         }

@@ -23,11 +23,13 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.context.AuthorizationServerContextHolder;
 import org.springframework.security.oauth2.server.authorization.token.DefaultOAuth2TokenContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.dpop.DPoPProofs.Proof;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.authorize.AuthorizeRequestChecks;
 import com.example.identity.oauth.error.TokenError;
@@ -39,7 +41,8 @@ import com.example.identity.oauth.store.DatabaseAuthorizationService;
 /**
  * The steps of {@code /oauth/token.php} after the client authenticated ({@link ClientCredentialsChecks}),
  * in the order of decisions §1: {@link ClientCredentialsChecks#redirectUriCheck},
- * {@link ClientCredentialsChecks#revokedCheck}, {@link #codeLookup}, the used check (a reuse revokes every token of
+ * {@link ClientCredentialsChecks#revokedCheck}, the DPoP proof when one is sent or the application requires one
+ * ({@link TokenRequestProofs#verify}, decisions §28: the access token is then bound to its key), {@link #codeLookup}, the used check (a reuse revokes every token of
  * that code, {@link #reuseDetected}), {@link #expiryCheck}, {@link #signingKeyCheck} (before the code is spent), {@link #pkceCheck},
  * then {@link #exchange}: the code is marked used by one conditional UPDATE in the same transaction that
  * stores the access token, so of concurrent exchanges exactly one wins. Plugged into Spring
@@ -56,10 +59,12 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private final TokenRequestProofs proofs;
 
     public AuthorizationCodeExchange(DatabaseAuthorizationService authorizations,
             OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, RefreshTokens families,
-            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, TokenRequestProofs proofs) {
+        this.proofs = proofs;
         this.authorizations = authorizations;
         this.tokenGenerator = tokenGenerator;
         this.signingKeys = signingKeys;
@@ -76,6 +81,8 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
         RegisteredClient client = clientPrincipal.getRegisteredClient();
         ClientCredentialsChecks.redirectUriCheck(client, grant.getRedirectUri());
         ClientCredentialsChecks.revokedCheck(client);
+        // outside the transaction: a proof's jti is spent by its own INSERT, and a refused one writes nothing
+        Proof proof = proofs.verify(grant.getAdditionalParameters(), client);
         try {
             // One transaction from the code's lookup to the access token's insert: one commit per exchange
             // (on PostgreSQL each transaction is a BEGIN/COMMIT round trip). A refused exchange has written
@@ -92,7 +99,7 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
                 if (!found.owner().isEnabled()) {
                     throw TokenError.INVALID_CODE.exception();
                 }
-                return exchange(record, grant, client, found.owner());
+                return exchange(record, grant, client, found.owner(), proof);
             });
             if (spent.accessToken() == null) {
                 reuseDetected(spent.record());
@@ -169,7 +176,7 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
      * used by one conditional UPDATE, so of concurrent exchanges exactly one wins; a lost race is a reuse.
      */
     Spent exchange(AuthorizationRecord record, OAuth2AuthorizationCodeAuthenticationToken grant,
-            RegisteredClient client, AccountPrincipal user) {
+            RegisteredClient client, AccountPrincipal user, @Nullable Proof proof) {
         OAuth2Authorization authorization = DatabaseAuthorizationService.toAuthorization(record, client, user,
                 grant.getCode());
         DefaultOAuth2TokenContext.Builder context = DefaultOAuth2TokenContext.builder()
@@ -180,6 +187,10 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
                 .authorizedScopes(authorization.getAuthorizedScopes())
                 .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
                 .authorizationGrant(grant);
+        if (proof != null) {
+            // the access token, and a public client's refresh token, are bound to the proof's key
+            context.put(OAuth2TokenContext.DPOP_PROOF_KEY, proof.jwt());
+        }
         if (!authorizations.markCodeUsed(record.id())) {
             return Spent.reuse(record);
         }

@@ -1,5 +1,8 @@
 package com.example.identity.oauth.token;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
@@ -37,7 +40,7 @@ final class ClientCredentialsGrant implements AuthenticationProvider {
             ClientCredentialsChecks.revokedCheck(client.getRegisteredClient());
         }
         try {
-            return grant.authenticate(authentication);
+            return grant.authenticate(withoutProof((OAuth2ClientCredentialsAuthenticationToken) authentication));
         }
         catch (OAuth2AuthenticationException e) {
             throw switch (e.getError().getErrorCode()) {
@@ -48,6 +51,22 @@ final class ClientCredentialsGrant implements AuthenticationProvider {
                 default -> e;
             };
         }
+    }
+
+    /**
+     * The request without its DPoP proof: a server's own token is not bound to a key (decisions §28, D43), so the
+     * proof is neither checked nor used, and the answer's {@code token_type} stays {@code Bearer} (RFC 9449 §5 lets a
+     * client see that it got an unbound token). Left in, Spring's provider would check it against a replay cache of
+     * this instance alone.
+     */
+    private static OAuth2ClientCredentialsAuthenticationToken withoutProof(OAuth2ClientCredentialsAuthenticationToken request) {
+        if (!request.getAdditionalParameters().containsKey(TokenRequestProofs.PROOF)) {
+            return request;
+        }
+        Map<String, Object> parameters = new HashMap<>(request.getAdditionalParameters());
+        parameters.keySet().removeIf(name -> name.startsWith("dpop_"));
+        return new OAuth2ClientCredentialsAuthenticationToken((Authentication) request.getPrincipal(),
+                request.getScopes(), parameters);
     }
 
     @Override

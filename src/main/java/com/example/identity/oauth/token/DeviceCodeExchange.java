@@ -20,6 +20,7 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.context.AuthorizationServerContextHolder;
 import org.springframework.security.oauth2.server.authorization.token.DefaultOAuth2TokenContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -28,6 +29,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.deviceflow.DeviceAuthorization;
 import com.example.identity.deviceflow.DeviceAuthorizations;
+import com.example.identity.dpop.DPoPProofs.Proof;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.error.StandardError;
 import com.example.identity.oauth.error.TokenError;
@@ -56,10 +58,12 @@ public final class DeviceCodeExchange implements AuthenticationProvider {
     private final SigningKeys signingKeys;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final TokenRequestProofs proofs;
 
     public DeviceCodeExchange(DeviceAuthorizations devices, DatabaseAuthorizationService authorizations,
             AccountService accounts, OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock) {
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
+        this.proofs = proofs;
         this.devices = devices;
         this.authorizations = authorizations;
         this.accounts = accounts;
@@ -78,7 +82,9 @@ public final class DeviceCodeExchange implements AuthenticationProvider {
         if (!DatabaseRegisteredClientRepository.isDevice(client)) {
             throw StandardError.unauthorizedClient("El flujo de dispositivo es solo para aplicaciones de tipo dispositivo");
         }
-        Exchanged exchanged = IssuedTokens.inTransaction(transactions, status -> exchange(grant, client));
+        // a DPoP proof (decisions §28): checked before the poll, outside its transaction; the tokens are bound to its key
+        Proof proof = proofs.verify(grant.getAdditionalParameters(), client);
+        Exchanged exchanged = IssuedTokens.inTransaction(transactions, status -> exchange(grant, client, proof));
         DeviceAuthorization run = exchanged.poll().run();
         switch (exchanged.poll().outcome()) {
             case UNKNOWN -> throw StandardError.invalidGrant(UNKNOWN);
@@ -104,7 +110,8 @@ public final class DeviceCodeExchange implements AuthenticationProvider {
         }
     }
 
-    private Exchanged exchange(OAuth2DeviceCodeAuthenticationToken grant, RegisteredClient client) {
+    private Exchanged exchange(OAuth2DeviceCodeAuthenticationToken grant, RegisteredClient client,
+            @Nullable Proof proof) {
         DeviceAuthorizations.Poll poll = devices.poll(grant.getDeviceCode(), client.getClientId());
         if (poll.outcome() != DeviceAuthorizations.Outcome.APPROVED) {
             return Exchanged.answer(poll);
@@ -135,6 +142,9 @@ public final class DeviceCodeExchange implements AuthenticationProvider {
                 .authorizedScopes(run.scopes())
                 .authorizationGrantType(AuthorizationGrantType.DEVICE_CODE)
                 .authorizationGrant(grant);
+        if (proof != null) {
+            context.put(OAuth2TokenContext.DPOP_PROOF_KEY, proof.jwt());
+        }
         var accessToken = (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
         // a device application is a public client: a refresh token always (RefreshTokenGenerator)
         var refreshToken = (OAuth2RefreshToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.REFRESH_TOKEN).build());

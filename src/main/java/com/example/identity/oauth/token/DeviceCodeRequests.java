@@ -1,7 +1,6 @@
 package com.example.identity.oauth.token;
 
 import java.util.List;
-import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -18,7 +17,8 @@ import com.example.identity.oauth.error.StandardError;
 
 /**
  * The device code grant's own parameter at {@code /oauth/token.php} (RFC 8628 §3.4), read once the client
- * has authenticated: {@code device_code}, once, from the form body. Refusals are {@code invalid_request}
+ * has authenticated: {@code device_code}, once, from the form body; the {@code DPoP} header, when sent, for
+ * {@link TokenRequestProofs}. Refusals are {@code invalid_request}
  * with a Spanish description. Plugged into Spring Authorization Server's token endpoint ahead of its own
  * converters, like {@link RefreshTokenRequests}.
  */
@@ -40,6 +40,6 @@ public final class DeviceCodeRequests implements AuthenticationConverter {
             throw StandardError.invalidRequest("Parametro repetido: device_code");
         }
         Authentication client = SecurityContextHolder.getContext().getAuthentication();
-        return new OAuth2DeviceCodeAuthenticationToken(deviceCode.get(0), client, Map.of());
+        return new OAuth2DeviceCodeAuthenticationToken(deviceCode.get(0), client, TokenRequestProofs.parameters(request));
     }
 }

@@ -24,11 +24,14 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.context.AuthorizationServerContextHolder;
 import org.springframework.security.oauth2.server.authorization.token.DefaultOAuth2TokenContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
+import com.example.identity.client.DatabaseRegisteredClientRepository;
+import com.example.identity.dpop.DPoPProofs.Proof;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.error.StandardError;
 import com.example.identity.oauth.error.TokenError;
@@ -47,6 +50,12 @@ import com.example.identity.oauth.store.DatabaseAuthorizationService;
  * revoked, in a transaction of its own, and the answer is {@code invalid_grant}. A token revoked while
  * this refresh waited for the lock is the ordinary {@code invalid_grant}.
  *
+ * <p>DPoP (RFC 9449 §5, decisions §28): a proof, when sent (or required by the application), is checked before the
+ * transaction ({@link TokenRequestProofs}); the new access token is bound to its key, and so is a public client's
+ * new refresh token. A token bound to a key is refreshed only with a proof of that key: without one, or with
+ * another key, {@code invalid_dpop_proof}, checked first of all once the token is found, so that a copy of the token
+ * without the key learns nothing about it and changes nothing (not even a reuse's revocation of the family).
+ *
  * <p>Refusals after the client checks are RFC 6749 §5.2's, with a Spanish description. A new id_token is
  * returned when {@code openid} is granted (OIDC Core §12.2): same {@code sub}, {@code aud} and
  * {@code auth_time} as the login's, no {@code nonce}.
@@ -63,10 +72,12 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
     private final SigningKeys signingKeys;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final TokenRequestProofs proofs;
 
     public RefreshTokenExchange(RefreshTokens refreshTokens, DatabaseAuthorizationService authorizations,
             AccountService accounts, OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock) {
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
+        this.proofs = proofs;
         this.refreshTokens = refreshTokens;
         this.authorizations = authorizations;
         this.accounts = accounts;
@@ -82,7 +93,8 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
         var clientPrincipal = (OAuth2ClientAuthenticationToken) grant.getPrincipal();
         RegisteredClient client = clientPrincipal.getRegisteredClient();
         ClientCredentialsChecks.revokedCheck(client);
-        Refreshed refreshed = IssuedTokens.inTransaction(transactions, status -> refresh(grant, client));
+        Proof proof = proofs.verify(grant.getAdditionalParameters(), client);
+        Refreshed refreshed = IssuedTokens.inTransaction(transactions, status -> refresh(grant, client, proof));
         if (refreshed.accessToken() == null) {
             refreshTokens.reuseDetected(refreshed.record());
             throw StandardError.invalidGrant(REUSED);
@@ -100,10 +112,12 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
         }
     }
 
-    private Refreshed refresh(OAuth2RefreshTokenAuthenticationToken grant, RegisteredClient client) {
+    private Refreshed refresh(OAuth2RefreshTokenAuthenticationToken grant, RegisteredClient client,
+            @Nullable Proof proof) {
         RefreshTokenRecord record = refreshTokens.find(grant.getRefreshToken())
                 .filter(r -> r.clientId().equals(client.getClientId()))
                 .orElseThrow(() -> StandardError.invalidGrant(INVALID));
+        TokenRequestProofs.sameKey(record.dpopJkt(), proof);
         if (record.isRevoked()) {
             throw StandardError.invalidGrant(INVALID);
         }
@@ -153,10 +167,14 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
                 .authorizedScopes(requested)
                 .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN)
                 .authorizationGrant(grant);
+        if (proof != null) {
+            context.put(OAuth2TokenContext.DPOP_PROOF_KEY, proof.jwt());
+        }
         var accessToken = (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
-        // the successor keeps the family's scopes whatever this access token was narrowed to (RFC 6749 §6)
+        // the successor keeps the family's scopes whatever this access token was narrowed to (RFC 6749 §6), and a
+        // public client's is bound to the proof's key (the same key as its predecessor's, when that one was bound)
         RefreshTokens.Issued next = refreshTokens.issue(record.authorizationId(), client.getClientId(), user.id(),
-                granted);
+                granted, proof != null && DatabaseRegisteredClientRepository.isPublic(client) ? proof.jkt() : null);
         return new Refreshed(record, accessToken, new OAuth2RefreshToken(next.value(), next.issuedAt(), next.expiresAt()),
                 context);
     }

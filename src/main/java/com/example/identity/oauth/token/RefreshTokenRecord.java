@@ -10,6 +10,8 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.jspecify.annotations.Nullable;
+
 import com.example.identity.common.SpaceSeparated;
 
 /**
@@ -40,6 +42,13 @@ public class RefreshTokenRecord {
     @Column(nullable = false, length = 200)
     private String scopes;
 
+    /**
+     * The thumbprint of the DPoP key a public client's token is bound to (RFC 9449 §5, decisions §28): refreshed only
+     * with a proof of that key. Null: unbound (a confidential client's, or one issued without a proof).
+     */
+    @Column(name = "dpop_jkt", length = 43)
+    private String dpopJkt;
+
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
@@ -56,8 +65,9 @@ public class RefreshTokenRecord {
     }
 
     RefreshTokenRecord(String tokenDigest, String authorizationId, String clientId, long userId, Set<String> scopes,
-            Instant createdAt, Instant expiresAt) {
+            @Nullable String dpopJkt, Instant createdAt, Instant expiresAt) {
         this.tokenDigest = tokenDigest;
+        this.dpopJkt = dpopJkt;
         this.authorizationId = authorizationId;
         this.clientId = clientId;
         this.userId = userId;
@@ -84,6 +94,11 @@ public class RefreshTokenRecord {
 
     public Set<String> scopes() {
         return SpaceSeparated.words(scopes);
+    }
+
+    /** The thumbprint of the DPoP key the token is bound to, or null. */
+    public @Nullable String dpopJkt() {
+        return dpopJkt;
     }
 
     public Instant createdAt() {

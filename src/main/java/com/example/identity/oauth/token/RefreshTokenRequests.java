@@ -3,7 +3,6 @@ package com.example.identity.oauth.token;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -21,7 +20,7 @@ import com.example.identity.oauth.error.StandardError;
 /**
  * The refresh grant's own parameters at {@code /oauth/token.php} (RFC 6749 §6), read once the client has
  * authenticated ({@link TokenRequestConverter}, {@link ClientCredentialsChecks}): {@code refresh_token},
- * once, and an optional {@code scope}, once. Refusals are RFC 6749 §5.2's {@code invalid_request} with a
+ * once, and an optional {@code scope}, once; the {@code DPoP} header, when sent, for {@link TokenRequestProofs}. Refusals are RFC 6749 §5.2's {@code invalid_request} with a
  * Spanish description (decisions §12.5). Plugged into Spring Authorization Server's token endpoint ahead
  * of its own converters.
  */
@@ -44,6 +43,7 @@ final class RefreshTokenRequests implements AuthenticationConverter {
         Set<String> scopes = scope == null || scope.get(0).isBlank() ? Set.of()
                 : new LinkedHashSet<>(Arrays.asList(scope.get(0).trim().split(" +")));
         Authentication client = SecurityContextHolder.getContext().getAuthentication();
-        return new OAuth2RefreshTokenAuthenticationToken(refreshToken.get(0), client, scopes, Map.of());
+        return new OAuth2RefreshTokenAuthenticationToken(refreshToken.get(0), client, scopes,
+                TokenRequestProofs.parameters(request));
     }
 }

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.Ordered;
@@ -61,13 +62,16 @@ public class RefreshTokens implements Purge, ConsentTokens {
         this.events = events;
     }
 
-    /** A new token of family {@code authorizationId}; {@code value} is shown once, in the token response. */
+    /**
+     * A new token of family {@code authorizationId}; {@code value} is shown once, in the token response. Bound to the
+     * DPoP key of thumbprint {@code dpopJkt} when one is given (a public client's, decisions §28).
+     */
     @Transactional
-    Issued issue(String authorizationId, String clientId, long userId, Set<String> scopes) {
+    Issued issue(String authorizationId, String clientId, long userId, Set<String> scopes, @Nullable String dpopJkt) {
         String value = Secrets.randomUrlSafe(32);
         Instant now = clock.instant();
-        records.save(new RefreshTokenRecord(Secrets.sha256Hex(value), authorizationId, clientId, userId, scopes, now,
-                now.plus(ttl)));
+        records.save(new RefreshTokenRecord(Secrets.sha256Hex(value), authorizationId, clientId, userId, scopes,
+                dpopJkt, now, now.plus(ttl)));
         return new Issued(value, now, now.plus(ttl));
     }
 

@@ -41,14 +41,16 @@ import com.example.identity.oauth.error.TokenError;
  * owner, not revoked: else {@code invalid_target};</li>
  * <li>{@link #subjectTokenCheck}: {@code subject_token} is an access token that this service issued to this very
  * game, valid now (not expired, not revoked, of an enabled account): else {@code invalid_grant};</li>
- * <li>(a DPoP proof's binding, issue 46, and the player's sanctions in this game, issue 44, are steps of their own
- * here, once the player is known);</li>
+ * <li>{@link #proofCheck}: the request's DPoP proof, when sent or required by the game ({@code dpop_obligatorio}), is
+ * valid; a player's token bound to a DPoP key is exchanged only with a proof of that key (decisions §28): else
+ * {@code invalid_dpop_proof};</li>
+ * <li>(the player's sanctions in this game, issue 44, are a step of their own here, once the player is known);</li>
  * <li>{@link #signingKeyCheck}: a usable signing key, else {@code server_error} (decisions §7);</li>
  * <li>{@link #issue}: the ticket ({@link TicketGenerator}), answered with
  * {@code issued_token_type} {@code ...:jwt} and {@code token_type} {@code N_A} ({@code error/TokenResponses}).</li>
  * </ol>
  *
- * <p>A hot path (one per match join): no database write and, once the game's and the server's applications and
+ * <p>A hot path (one per match join): no database write (but a DPoP proof's {@code jti}) and, once the game's and the server's applications and
  * the player's token are in their caches, no database read either. The subject token is checked by the same
  * cached lookup as {@code /api/userinfo.php} ({@link ApiTokenValidator#check}): a revocation here is seen at once,
  * on another instance when its cache hears the commit (PostgreSQL NOTIFY, within a second), and the cache's
@@ -72,9 +74,11 @@ public final class TicketExchange implements AuthenticationProvider {
     private final RegisteredClientRepository clients;
     private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
     private final SigningKeys signingKeys;
+    private final TokenRequestProofs proofs;
 
     public TicketExchange(ApiTokenValidator tokens, RegisteredClientRepository clients,
-            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys) {
+            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, TokenRequestProofs proofs) {
+        this.proofs = proofs;
         this.tokens = tokens;
         this.clients = clients;
         this.tokenGenerator = tokenGenerator;
@@ -89,6 +93,7 @@ public final class TicketExchange implements AuthenticationProvider {
         ClientCredentialsChecks.revokedCheck(game);
         audienceCheck(request, game);
         TokenOwner player = subjectTokenCheck(request, game);
+        proofCheck(request, game, player);
         signingKeyCheck();
         OAuth2Token ticket = issue(request, game, player);
         var answer = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, ticket.getTokenValue(),
@@ -129,6 +134,14 @@ public final class TicketExchange implements AuthenticationProvider {
             throw StandardError.invalidGrant(BAD_SUBJECT);
         }
         return owner;
+    }
+
+    /**
+     * The request's proof, when there is one or the game requires one; and a player's token bound to a key comes
+     * with a proof of that key (the ticket itself is not bound: a game server checks it offline, once).
+     */
+    void proofCheck(OAuth2TokenExchangeAuthenticationToken request, RegisteredClient game, TokenOwner player) {
+        TokenRequestProofs.sameKey(player.dpopJkt(), proofs.verify(request.getAdditionalParameters(), game));
     }
 
     void signingKeyCheck() {

@@ -16,7 +16,7 @@ import com.example.identity.oauth.error.TokenResponses;
  * code request, the five grants' providers ({@link AuthorizationCodeExchange}: redirect URI, revoked, code, used,
  * expired, key, PKCE; {@link RefreshTokenExchange}; {@link DeviceCodeExchange}; Spring Authorization Server's
  * own client credentials provider for {@code servidor} applications; {@link TicketExchange}, the tickets for game
- * servers) and the answers
+ * servers; each checks the request's DPoP proof, {@link TokenRequestProofs}, decisions §28) and the answers
  * ({@link TokenResponses}). Applied first: {@link ClientAuthenticationCustomizer} places its filter before the
  * method check.
  */
@@ -29,10 +29,12 @@ public class TokenEndpointCustomizer {
     private final ClientCredentialsGrant clientCredentials;
     private final TicketExchange tickets;
     private final TokenResponses responses;
+    private final TokenRequestProofs proofs;
 
     TokenEndpointCustomizer(AuthorizationCodeExchange codeExchange, RefreshTokenExchange refreshExchange,
             DeviceCodeExchange deviceExchange, TicketExchange tickets, OAuth2AuthorizationService authorizations,
-            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, TokenResponses responses) {
+            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, TokenResponses responses, TokenRequestProofs proofs) {
+        this.proofs = proofs;
         this.codeExchange = codeExchange;
         this.refreshExchange = refreshExchange;
         this.deviceExchange = deviceExchange;
@@ -45,6 +47,8 @@ public class TokenEndpointCustomizer {
         http
             .oauth2AuthorizationServer(server -> server
                 .tokenEndpoint(token -> token
+                    // first: one DPoP header at most, whatever the grant (decisions §28)
+                    .accessTokenRequestConverter(proofs)
                     .accessTokenRequestConverter(new RefreshTokenRequests())
                     .accessTokenRequestConverter(new DeviceCodeRequests())
                     .accessTokenRequestConverter(new TicketRequests())

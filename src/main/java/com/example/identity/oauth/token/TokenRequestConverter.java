@@ -226,11 +226,13 @@ public class TokenRequestConverter {
         }
         else if ((formSecret == null || formSecret.isEmpty())
                 && (Endpoints.REVOKE.equals(request.getRequestURI())
-                        || Endpoints.DEVICE.equals(request.getRequestURI()))
+                        || Endpoints.DEVICE.equals(request.getRequestURI())
+                        || Endpoints.PAR.equals(request.getRequestURI()))
                 && isPublicClient(formClientId)) {
-            // a native or device application revokes its own tokens, and a device one starts the device flow,
-            // with its client_id alone (RFC 7009 §2.1, RFC 8628 §3.1, decisions §16); neither may introspect
-            // (RFC 7662 §2.1: the resource servers that do are confidential)
+            // a native or device application revokes its own tokens, a device one starts the device flow, and a
+            // native one pushes its authorization requests, with its client_id alone (RFC 7009 §2.1, RFC 8628 §3.1,
+            // RFC 9126 §2, decisions §16, §28); neither may introspect (RFC 7662 §2.1: the resource servers that do
+            // are confidential)
             clientId = formClientId;
             secret = null;
             method = ClientAuthenticationMethod.NONE;

@@ -42,6 +42,16 @@ final class BearerTokenError extends OAuth2AuthenticationException {
                 "Token de acceso invalido, caducado o revocado", "Bearer error=\"invalid_token\"");
     }
 
+    /**
+     * A token bound to a DPoP key presented without a valid proof of it (as {@code Bearer}, in the body, without or
+     * with a failing proof), or an unbound token presented as {@code DPoP} (RFC 9449 §7.1, decisions §28): 401 with a
+     * {@code DPoP} challenge naming the algorithms of the proofs.
+     */
+    static BearerTokenError dpop(String code, String description, String algorithms) {
+        return new BearerTokenError(HttpStatus.UNAUTHORIZED, code, description,
+                "DPoP error=\"" + code + "\", algs=\"" + algorithms + "\"");
+    }
+
     /** A valid token that was not issued for this resource (no {@code openid} scope): 403. */
     static BearerTokenError insufficientScope(String scope) {
         return new BearerTokenError(HttpStatus.FORBIDDEN, OAuth2ErrorCodes.INSUFFICIENT_SCOPE,

@@ -6,6 +6,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.dpop.DPoPProofs;
 
 /**
  * OpenID Connect's UserInfo endpoint ({@code /oauth/userinfo.php}): the bearer token read and checked by the
@@ -19,8 +20,10 @@ public class UserInfoEndpointCustomizer {
     private final ApiTokenValidator tokens;
     private final RateLimits limits;
     private final JsonMapper json;
+    private final DPoPProofs proofs;
 
-    UserInfoEndpointCustomizer(ApiTokenValidator tokens, RateLimits limits, JsonMapper json) {
+    UserInfoEndpointCustomizer(ApiTokenValidator tokens, RateLimits limits, JsonMapper json, DPoPProofs proofs) {
+        this.proofs = proofs;
         this.tokens = tokens;
         this.limits = limits;
         this.json = json;
@@ -30,7 +33,7 @@ public class UserInfoEndpointCustomizer {
         http.oauth2AuthorizationServer(server -> server
             .oidc(oidc -> oidc
                 .userInfoEndpoint(userInfo -> userInfo
-                    .userInfoRequestConverter(new UserInfoRequests(tokens, limits))
+                    .userInfoRequestConverter(new UserInfoRequests(tokens, limits, proofs))
                     .authenticationProviders(providers -> {
                         providers.clear();
                         providers.add(new UserInfoClaims());

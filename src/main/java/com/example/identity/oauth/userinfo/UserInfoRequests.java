@@ -19,6 +19,9 @@ import com.example.identity.abuse.RateLimits.Budget;
 import com.example.identity.apitoken.ApiTokenValidator;
 import com.example.identity.apitoken.ApiTokenValidator.TokenCheck;
 import com.example.identity.apitoken.BearerTokenAuthentication;
+import com.example.identity.apitoken.TokenOwner;
+import com.example.identity.dpop.DPoPProofs;
+import com.example.identity.dpop.InvalidProof;
 import com.example.identity.web.RequestId;
 
 /**
@@ -29,6 +32,12 @@ import com.example.identity.web.RequestId;
  * round trip) and applies the same budgets as {@code /api/**}: an address that keeps presenting unknown
  * tokens is blocked for a while, and each token has its request rate. What it returns is the valid token's
  * owner, for {@link UserInfoClaims}.
+ *
+ * <p>A token bound to a DPoP key (RFC 9449 §7, decisions §28) comes as {@code Authorization: DPoP <token>} with a
+ * proof of that key for this request in the {@code DPoP} header ({@link DPoPProofs#verifyResourceRequest}); as
+ * {@code Bearer}, in the body, with another key or a failing proof it is refused: 401 with a {@code DPoP} challenge,
+ * {@code invalid_token} (presented the wrong way) or {@code invalid_dpop_proof} (the proof), and a Spanish
+ * description. So is an unbound token presented as {@code DPoP}.
  */
 final class UserInfoRequests implements AuthenticationConverter {
 
@@ -38,15 +47,21 @@ final class UserInfoRequests implements AuthenticationConverter {
 
     private final ApiTokenValidator tokens;
     private final RateLimits limits;
+    private final DPoPProofs proofs;
 
-    UserInfoRequests(ApiTokenValidator tokens, RateLimits limits) {
+    UserInfoRequests(ApiTokenValidator tokens, RateLimits limits, DPoPProofs proofs) {
         this.tokens = tokens;
         this.limits = limits;
+        this.proofs = proofs;
+    }
+
+    /** The token of a request, and whether it came as {@code Authorization: DPoP}. */
+    private record Presented(String token, boolean dpop) {
     }
 
     @Override
     public Authentication convert(HttpServletRequest request) {
-        String presented = presentedToken(request);
+        Presented presented = presentedToken(request);
         String address = ClientAddress.key(request);
         long wait = limits.blockedFor(Budget.UNKNOWN_TOKENS, address);
         if (wait > 0) {
@@ -54,7 +69,7 @@ final class UserInfoRequests implements AuthenticationConverter {
         }
         TokenCheck check;
         try {
-            check = tokens.check(presented);
+            check = tokens.check(presented.token());
         }
         catch (RuntimeException e) {
             String requestId = RequestId.of(request);
@@ -71,13 +86,39 @@ final class UserInfoRequests implements AuthenticationConverter {
         if (wait > 0) {
             throw BearerTokenError.tooManyRequests(wait);
         }
+        if (presented.dpop() || check.owner().isSenderConstrained()) {
+            proofCheck(request, presented, check.owner());
+        }
         return new OidcUserInfoAuthenticationToken(new BearerTokenAuthentication(check.owner()));
     }
 
+    /** A DPoP-bound token with a valid proof of its key for this request; nothing else presented as {@code DPoP}. */
+    private void proofCheck(HttpServletRequest request, Presented presented, TokenOwner owner) {
+        if (!owner.isSenderConstrained()) {
+            throw BearerTokenError.dpop("invalid_token", "Este token no esta ligado a una clave DPoP: envialo como Bearer",
+                    DPoPProofs.CHALLENGE_ALGS);
+        }
+        if (!presented.dpop()) {
+            throw BearerTokenError.dpop("invalid_token", InvalidProof.MISSING, DPoPProofs.CHALLENGE_ALGS);
+        }
+        try {
+            String proof = DPoPProofs.header(request);
+            if (proof == null) {
+                throw new InvalidProof(InvalidProof.MISSING);
+            }
+            proofs.verifyResourceRequest(proof, request.getMethod(), request.getRequestURI(), presented.token(),
+                    owner.dpopJkt());
+        }
+        catch (InvalidProof e) {
+            throw BearerTokenError.dpop("invalid_dpop_proof", e.getMessage(), DPoPProofs.CHALLENGE_ALGS);
+        }
+    }
+
     /** The one token the request presents; refuses none, two, or one in the query string. */
-    private static String presentedToken(HttpServletRequest request) {
+    private static Presented presentedToken(HttpServletRequest request) {
         List<String> headers = Collections.list(request.getHeaders(HttpHeaders.AUTHORIZATION));
-        List<String> bearers = headers.stream().filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)).toList();
+        List<String> bearers = headers.stream().filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7)
+                || h.regionMatches(true, 0, "DPoP ", 0, 5)).toList();
         String query = request.getQueryString();
         if (query != null && (query.startsWith(ACCESS_TOKEN + "=") || query.contains("&" + ACCESS_TOKEN + "="))) {
             throw BearerTokenError.invalidRequest("El token de acceso va en la cabecera Authorization o en el cuerpo "
@@ -91,7 +132,11 @@ final class UserInfoRequests implements AuthenticationConverter {
         if (ways == 0) {
             throw BearerTokenError.missing();
         }
-        return bearers.isEmpty() ? inBody[0] : bearers.get(0).substring(7).strip();
+        if (bearers.isEmpty()) {
+            return new Presented(inBody[0], false);
+        }
+        boolean dpop = bearers.get(0).regionMatches(true, 0, "DPoP ", 0, 5);
+        return new Presented(bearers.get(0).substring(dpop ? 5 : 7).strip(), dpop);
     }
 
     private static boolean isForm(HttpServletRequest request) {

@@ -47,7 +47,7 @@ class TicketGeneratorTest {
             .clientAuthenticationMethod(ClientAuthenticationMethod.NONE)
             .authorizationGrantType(AuthorizationGrantType.TOKEN_EXCHANGE).build();
     final TokenOwner player = new TokenOwner(7, 42, "Paula", "paula@example.com", Role.USER, TokenKind.OAUTH, null,
-            "juego", Set.of("openid"), "auth-1", Set.of(), true);
+            "juego", Set.of("openid"), "auth-1", Set.of(), true, null);
 
     static RSAKey generate() {
         try {
@@ -107,7 +107,7 @@ class TicketGeneratorTest {
         Role guest = List.of(Role.values()).stream().filter(r -> r.value().equals("invitado")).findFirst().orElse(null);
         org.junit.jupiter.api.Assumptions.assumeTrue(guest != null, "account/Role has no guest role yet (issue 42)");
         var guestOwner = new TokenOwner(8, 43, "Invitado 1234", null, guest, TokenKind.OAUTH, null, "juego",
-                Set.of("openid"), "auth-2", Set.of(), false);
+                Set.of("openid"), "auth-2", Set.of(), false, null);
         var context = context(TicketGenerator.TICKET).principal(new BearerTokenAuthentication(guestOwner)).build();
 
         Jwt ticket = generator.generate(context);
