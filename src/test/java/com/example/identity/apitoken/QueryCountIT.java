@@ -255,4 +255,48 @@ class QueryCountIT {
         assertThat(COMMITS.get()).as("and no transaction").isZero();
         assertThat(NOTIFIES.get()).isZero();
     }
+
+    /**
+     * DPoP (decisions §28): a token bound to a key, at {@code /api/userinfo.php} with a new proof each time, costs the
+     * proof's signature and one statement, the INSERT of its {@code jti} (autocommitted: no transaction); the token's
+     * lookup stays cached. A code exchange with a proof costs that INSERT more than one without.
+     */
+    @Test
+    void aBoundTokenCostsOneInsertPerCallAndItsExchangeOneMore() {
+        long dev = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var client = com.example.identity.support.FirstParty.register(clients, dev, "D", "https://d.example/cb");
+        var key = com.example.identity.support.DPoPKey.generate();
+        // the proofs name the issuer's URLs (identity.issuer), whatever address this test reaches the service at
+        String issuer = "http://localhost:8080";
+        var web = new WebClient(port);
+        web.login("dev@example.com", "dev-demo-password");
+        Map<String, String> form = new java.util.HashMap<>(Map.of("grant_type", "authorization_code", "redirect_uri",
+                client.redirectUri(), "client_id", client.clientId(), "client_secret", client.clientSecret()));
+        long[] exchanges = new long[2];
+        String token = null;
+        for (int i = 0; i < 2; i++) {
+            var redirect = web.get("/oauth/authorize.php?response_type=code&client_id=" + client.clientId()
+                    + "&redirect_uri=https%3A%2F%2Fd.example%2Fcb&scope=openid&state=s");
+            form.put("code", UriComponentsBuilder.fromUriString(WebClient.location(redirect)).build().getQueryParams()
+                    .getFirst("code"));
+            clear();
+            var exchanged = web.postForm("/oauth/token.php", form, "DPoP", key.proof("POST", issuer + "/oauth/token.php"));
+            assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
+            exchanges[i] = queries();
+            token = com.example.identity.support.ApiAssertions.json(exchanged).get("access_token").asString();
+        }
+        assertThat(exchanges[1]).as("the proof's jti, then the exchange's three").isEqualTo(4);
+        String url = issuer + "/api/userinfo.php";
+        assertThat(web.get("/api/userinfo.php", "Authorization", "DPoP " + token, "DPoP", key.proof("GET", url, token))
+                .statusCode()).isEqualTo(200);
+
+        clear();
+        for (int i = 0; i < 20; i++) {
+            assertThat(web.get("/api/userinfo.php", "Authorization", "DPoP " + token, "DPoP", key.proof("GET", url, token))
+                    .statusCode()).isEqualTo(200);
+        }
+        assertThat(queries()).as("the token cached: each call one INSERT, its proof's jti").isEqualTo(20);
+        assertThat(COMMITS.get()).as("autocommitted, no transaction").isZero();
+        assertThat(NOTIFIES.get()).isZero();
+    }
 }

@@ -57,7 +57,9 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
                 "code_challenge_methods_supported", "claims_supported", "prompt_values_supported",
                 "display_values_supported", "ui_locales_supported", "claims_parameter_supported", "acr_values_supported",
                 "request_parameter_supported", "request_uri_parameter_supported",
-                "backchannel_logout_supported", "backchannel_logout_session_supported");
+                "backchannel_logout_supported", "backchannel_logout_session_supported",
+                "pushed_authorization_request_endpoint", "require_pushed_authorization_requests",
+                "dpop_signing_alg_values_supported");
         assertThat(strings(doc, "response_modes_supported")).containsExactly("query");
         assertThat(strings(doc, "revocation_endpoint_auth_methods_supported"))
                 .containsExactly("client_secret_basic", "client_secret_post", "none");
@@ -74,6 +76,12 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
         assertThat(doc.get("request_parameter_supported").asBoolean()).isFalse();
         assertThat(doc.get("request_uri_parameter_supported").isBoolean()).isTrue();
         assertThat(doc.get("request_uri_parameter_supported").asBoolean()).isFalse();
+        // decisions §28
+        assertThat(doc.get("pushed_authorization_request_endpoint").asString()).isEqualTo(ISSUER + "/oauth/par.php");
+        assertThat(doc.get("require_pushed_authorization_requests").isBoolean()).isTrue();
+        assertThat(doc.get("require_pushed_authorization_requests").asBoolean()).isFalse();
+        assertThat(strings(doc, "dpop_signing_alg_values_supported")).containsExactly("RS256", "RS384", "RS512", "PS256",
+                "PS384", "PS512", "ES256", "ES384", "ES512");
     }
 
     /**
@@ -88,7 +96,7 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
         var announced = doc.propertyNames().stream().filter(name -> name.endsWith("_endpoint")).toList();
         assertThat(announced).containsExactlyInAnyOrder("authorization_endpoint", "token_endpoint",
                 "userinfo_endpoint", "revocation_endpoint", "introspection_endpoint", "end_session_endpoint",
-                "device_authorization_endpoint");
+                "device_authorization_endpoint", "pushed_authorization_request_endpoint");
 
         for (String name : announced) {
             String url = doc.get(name).asString();
@@ -106,7 +114,8 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
                 // a logged-in user, no id_token_hint: the Spanish confirmation page
                 case "end_session_endpoint" -> newLoggedInUser("Lola").browser().get(path);
                 // no client_id
-                case "device_authorization_endpoint" -> web.postForm(path, java.util.Map.of());
+                case "device_authorization_endpoint", "pushed_authorization_request_endpoint" ->
+                        web.postForm(path, java.util.Map.of());
                 default -> throw new AssertionError("announced but not checked: " + name);
             };
             // the endpoint's own answer, with a piece of its body that no 404 page has
@@ -116,8 +125,8 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
                 case "authorization_endpoint" -> new Expected(400, "id=\"oauth-error\"");
                 case "token_endpoint" -> new Expected(400, "{\"error\":\"grant_type inválido\"}");
                 case "userinfo_endpoint" -> new Expected(401, "\"error\":\"invalid_token\"");
-                case "revocation_endpoint", "introspection_endpoint", "device_authorization_endpoint" ->
-                        new Expected(401, "\"error\":\"invalid_client\"");
+                case "revocation_endpoint", "introspection_endpoint", "device_authorization_endpoint",
+                        "pushed_authorization_request_endpoint" -> new Expected(401, "\"error\":\"invalid_client\"");
                 case "end_session_endpoint" -> new Expected(200, "¿Cerrar la sesión?");
                 default -> throw new AssertionError(name);
             };

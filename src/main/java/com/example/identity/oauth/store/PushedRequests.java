@@ -5,8 +5,8 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -103,19 +103,22 @@ public class PushedRequests implements Purge {
             return Optional.empty();
         }
         String digest = Secrets.sha256Hex(requestUri.substring(PREFIX.length()));
-        List<Map<String, Object>> rows = jdbc.queryForList(
+        List<Row> rows = jdbc.query(
                 "select client_id, parameters, expires_at from pushed_authorization_requests where request_digest = ?",
+                (rs, n) -> new Row(rs.getString(1), rs.getString(2), rs.getObject(3, OffsetDateTime.class).toInstant()),
                 digest);
-        if (rows.isEmpty() || !clientId.equals(rows.get(0).get("client_id"))) {
+        if (rows.isEmpty() || !clientId.equals(rows.get(0).clientId())) {
             return Optional.empty();
         }
-        Instant expiresAt = ((Timestamp) rows.get(0).get("expires_at")).toInstant();
         // one use: of two instances taking it at once, one deletes the row
         if (jdbc.update("delete from pushed_authorization_requests where request_digest = ?", digest) != 1
-                || !expiresAt.isAfter(clock.instant())) {
+                || !rows.get(0).expiresAt().isAfter(clock.instant())) {
             return Optional.empty();
         }
-        return Optional.of(decode((String) rows.get(0).get("parameters")));
+        return Optional.of(decode(rows.get(0).parameters()));
+    }
+
+    private record Row(String clientId, String parameters, Instant expiresAt) {
     }
 
     /** Whether {@code value} has the shape of a {@code request_uri} this endpoint hands out. */
