@@ -40,7 +40,12 @@ final class ApiRoutes {
     static void complete(OpenAPI api) {
         Operation userinfo = get(api, Endpoints.API_USERINFO).getGet();
         userinfo.summary("Quién juega: el dueño del token")
-                .addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
+                .description("Authorization: Bearer <token>; un token ligado a una clave DPoP (token_type DPoP), "
+                        + "Authorization: DPoP <token> con la cabecera DPoP, una prueba de esa clave (RFC 9449). Un token "
+                        + "ligado enviado como Bearer, con otra clave o con una prueba repetida, caducada o de otra "
+                        + "petición: 401 Token inválido o revocado, con WWW-Authenticate: DPoP error=\"invalid_dpop_proof\".")
+                .addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER))
+                .addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.DPOP));
         apiError(userinfo.getResponses(), "401", "Falta token Bearer");
         apiError(userinfo.getResponses(), "401", "Token inválido o revocado");
         apiError(userinfo.getResponses(), "403", "Permiso denegado");
@@ -68,9 +73,14 @@ final class ApiRoutes {
                         field("post_logout_redirect_uri", "Repetible: direcciones a las que puede volver un cierre de sesión"),
                         field("webhook_url", "Webhook (https): usuario.actualizado, usuario.desactivado y usuario.eliminado "
                                 + "firmados según Standard Webhooks; la respuesta trae client.webhook_secret (whsec_...) "
-                                + "una sola vez"))),
+                                + "una sola vez"),
+                        field("par_obligatorio", "true o false (por defecto): sus peticiones de autorización se envían "
+                                + "antes a /oauth/par.php (PAR, RFC 9126); web y nativa"),
+                        field("dpop_obligatorio", "true o false (por defecto): cada petición de tokens lleva una prueba "
+                                + "DPoP y sus tokens quedan ligados a esa clave (RFC 9449); no para servidor"))),
                 "400", "Falta el parámetro name", "type inválido: web, nativa, dispositivo o servidor",
-                "Una aplicación de tipo dispositivo no tiene redirect_uri", "webhook_url inválido: usa https");
+                "Una aplicación de tipo dispositivo no tiene redirect_uri", "webhook_url inválido: usa https",
+                "par_obligatorio inválido: true o false", "dpop_obligatorio inválido: true o false");
         errors(post(api, "/api/clients/revoke.php", "Revoca una aplicación y sus tokens",
                 List.of(required("client_id", "client_id de la aplicación"))), "400", "Falta el parámetro client_id");
         errors(api.getPaths().get("/api/clients/revoke.php").getPost(), "404", "Aplicación no encontrada");

@@ -20,7 +20,7 @@ import com.example.identity.Endpoints;
 /**
  * The routes that no controller serves, so that springdoc cannot see them: Spring Authorization Server's
  * endpoints are filters of the authorization server chain (oauth/), and so are the discovery document and the
- * key set. Each is written here from the contract (specification §3, decisions §1, §2, §12, §16, §21, §25), with its
+ * key set. Each is written here from the contract (specification §3, decisions §1, §2, §12, §16, §21, §25, §28), with its
  * fields and its answers; the Spanish legacy errors of the token endpoint are examples of exact bodies.
  * {@code OpenApiDocumentIT} checks every one against the running service.
  */
@@ -58,6 +58,10 @@ final class OAuthRoutes {
                 field("audience", "Tickets: el client_id del servidor de juego (tipo servidor, mismo propietario), uno solo"),
                 field("requested_token_type", "Tickets: opcional, urn:ietf:params:oauth:token-type:jwt"),
                 field("scope", "client_credentials y tickets: ninguno (un servidor no pide alcances; un ticket no lleva)"))));
+        token.addParametersItem(dpopHeader("Opcional (obligatoria si la aplicación tiene dpop_obligatorio): una prueba "
+                + "DPoP (RFC 9449) con htm POST y htu esta URL; los tokens emitidos quedan ligados a su clave (token_type "
+                + "DPoP), y el refresh token de una aplicación pública también. Tickets: obligatoria si el token del "
+                + "jugador está ligado, de la misma clave."));
         token.getResponses().addApiResponse("200", Docs.json("access_token, token_type, expires_in, scope, refresh_token, "
                 + "id_token; un ticket: {\"access_token\":\"<JWT>\",\"issued_token_type\":\"urn:ietf:params:oauth:token-type:jwt\","
                 + "\"token_type\":\"N_A\",\"expires_in\":60}"));
@@ -73,6 +77,8 @@ final class OAuthRoutes {
         oauthError(token.getResponses(), "400", "invalid_target",
                 "audience debe ser el client_id de una aplicacion de tipo servidor del mismo propietario");
         oauthError(token.getResponses(), "400", "invalid_grant", "subject_token invalido, caducado, revocado o de otra aplicacion");
+        oauthError(token.getResponses(), "400", "invalid_dpop_proof",
+                "iat de la prueba DPoP fuera de la ventana de 60 segundos");
         oauthError(token.getResponses(), "500", "oidc_key_missing", null);
         oauthError(token.getResponses(), "503", "Servicio no disponible", null);
         paths.addPathItem(Endpoints.TOKEN, new PathItem().post(token));
@@ -111,6 +117,23 @@ final class OAuthRoutes {
                 "device_code, user_code (XXXX-XXXX), verification_uri, verification_uri_complete, expires_in (600), interval (5)"));
         oauthError(device.getResponses(), "400", "unauthorized_client", null);
         paths.addPathItem(Endpoints.DEVICE, new PathItem().post(device));
+
+        Operation par = clientAuthenticated("Envía antes una petición de autorización (PAR, RFC 9126)");
+        par.description(par.getDescription() + " Los parámetros de la petición de autorización en el cuerpo; una "
+                + "aplicación nativa solo con client_id y PKCE. 201 con un request_uri de un solo uso, para esa "
+                + "aplicación, durante 60 s: /oauth/authorize.php?client_id=...&request_uri=... sigue con esos parámetros.");
+        par.requestBody(Docs.form(List.of(required("response_type", "code"), required("client_id", "Identificador del cliente"),
+                required("redirect_uri", "Exactamente la registrada"), field("scope", "openid, email, profile, offline_access"),
+                field("state", "Se devuelve tal cual"), field("code_challenge", "PKCE S256 (obligatorio en nativas)"),
+                field("code_challenge_method", "S256"), field("nonce", "Va al id_token"),
+                field("prompt", "none, login o consent"), field("max_age", "Segundos"), field("claims", "JSON"),
+                field("client_secret", "Secreto, si no va con HTTP Basic (no se guarda con la petición)"))));
+        par.getResponses().addApiResponse("201", Docs.json(
+                "{\"request_uri\":\"urn:ietf:params:oauth:request_uri:<aleatorio>\",\"expires_in\":60}"));
+        oauthError(par.getResponses(), "400", "invalid_request", "redirect_uri no coincide con el registrado");
+        oauthError(par.getResponses(), "400", "unauthorized_client",
+                "Solo las aplicaciones de tipo web o nativa envian solicitudes de autorizacion");
+        paths.addPathItem(Endpoints.PAR, new PathItem().post(par));
         pages(paths);
     }
 
@@ -170,18 +193,32 @@ final class OAuthRoutes {
                 field("state", "Se devuelve tal cual"), field("code_challenge", "PKCE S256"),
                 field("code_challenge_method", "S256"), field("nonce", "Va al id_token"),
                 field("prompt", "none, login o consent"), field("max_age", "Segundos"), field("login_hint", "Correo"),
-                field("ui_locales", "es o en"), field("acr_values", "mfa"), field("claims", "JSON (OIDC Core §5.5)"));
+                field("ui_locales", "es o en"), field("acr_values", "mfa"), field("claims", "JSON (OIDC Core §5.5)"),
+                field("request_uri", "El de /oauth/par.php (con client_id y nada más): su petición, una vez; otro "
+                        + "cualquiera, request_uri_not_supported"));
     }
 
     private static Operation userinfo() {
         Operation op = operation("UserInfo de OpenID Connect",
-                "El token de acceso en Authorization: Bearer (o, por POST, en el campo access_token).");
+                "El token de acceso en Authorization: Bearer (o, por POST, en el campo access_token). Un token ligado "
+                        + "a una clave DPoP: Authorization: DPoP <token> y la cabecera DPoP con una prueba de esa clave.");
         op.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
+        op.addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.DPOP));
+        op.addParametersItem(dpopHeader("Una prueba de la clave del token (htm, htu, iat, jti, ath), con "
+                + "Authorization: DPoP"));
         op.getResponses().addApiResponse("200", Docs.json("sub (user:<id>), email y email_verified con scope email, "
                 + "name y given_name con profile"));
         oauthError(op.getResponses(), "401", "invalid_token", "Falta el token de acceso");
         oauthError(op.getResponses(), "401", "invalid_token", "Token de acceso invalido, caducado o revocado");
+        oauthError(op.getResponses(), "401", "invalid_dpop_proof",
+                "Prueba DPoP ya utilizada: cada peticion lleva una prueba nueva (jti)");
         return op;
+    }
+
+    /** The {@code DPoP} request header (RFC 9449 §4.1). */
+    private static io.swagger.v3.oas.models.parameters.Parameter dpopHeader(String description) {
+        return new io.swagger.v3.oas.models.parameters.Parameter().in("header").name("DPoP").required(false)
+                .description(description).schema(new io.swagger.v3.oas.models.media.StringSchema());
     }
 
     private static Operation clientAuthenticated(String summary) {

@@ -25,6 +25,7 @@ class OpenApiConfig {
     static final String SESSION = "sesion";
     static final String BEARER = "bearer";
     static final String CLIENT = "cliente";
+    static final String DPOP = "dpop";
 
     @Bean
     OpenApiCustomizer identityRoutes(ObjectProvider<BuildProperties> build) {
@@ -42,7 +43,12 @@ class OpenApiConfig {
                     .addSecuritySchemes(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
                             .description("Un token personal (alcance perfil o gestion) o un token de acceso"))
                     .addSecuritySchemes(CLIENT, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("basic")
-                            .description("client_id y client_secret con HTTP Basic, o en el cuerpo")));
+                            .description("client_id y client_secret con HTTP Basic, o en el cuerpo"))
+                    // decisions §28: a token bound to a key, with a proof of that key (RFC 9449 §7.1)
+                    .addSecuritySchemes(DPOP, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("DPoP")
+                            .description("Un token de acceso ligado a una clave (token_type DPoP): Authorization: DPoP "
+                                    + "<token> y la cabecera DPoP con una prueba nueva de esa clave para esta petición "
+                                    + "(htm, htu, iat, jti, ath; RFC 9449)")));
             ApiRoutes.complete(api);
             OAuthRoutes.add(api);
         };

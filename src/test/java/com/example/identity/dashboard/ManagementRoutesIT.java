@@ -137,7 +137,7 @@ class ManagementRoutesIT {
         assertThat(body.propertyNames()).containsExactly("ok", "client");
         JsonNode client = body.get("client");
         assertThat(client.propertyNames()).containsExactly("client_id", "client_secret", "name", "redirect_uri", "type",
-                "post_logout_redirect_uris");
+                "post_logout_redirect_uris", "par_obligatorio", "dpop_obligatorio");
         assertThat(client.get("client_secret").asString()).matches("[0-9a-f]{64}");
         assertThat(client.get("client_id").asString()).matches("[A-Za-z0-9_-]{22,}");
         assertThat(client.get("name").asString()).isEqualTo("Mi web");
@@ -152,7 +152,7 @@ class ManagementRoutesIT {
         assertThat(list.get("clients").size()).isEqualTo(1);
         assertThat(list.get("clients").get(0).propertyNames())
                 .containsExactly("client_id", "name", "redirect_uri", "created_at", "revoked", "type",
-                        "post_logout_redirect_uris");
+                        "post_logout_redirect_uris", "par_obligatorio", "dpop_obligatorio");
         assertThat(list.get("clients").get(0).get("revoked").asBoolean()).isFalse();
         assertThat(list.toString()).doesNotContain(client.get("client_secret").asString());
 
@@ -179,21 +179,22 @@ class ManagementRoutesIT {
         String secret = json(site).get("client").get("client_secret").asString();
         assertThat(site.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + siteId + "\",\"client_secret\":\""
                 + secret + "\",\"name\":\"Sitio\",\"redirect_uri\":\"https://sitio.example/cb\",\"type\":\"web\","
-                + "\"post_logout_redirect_uris\":[\"https://sitio.example/adios\",\"https://sitio.example/salida\"]}}");
+                + "\"post_logout_redirect_uris\":[\"https://sitio.example/adios\",\"https://sitio.example/salida\"],"
+                + "\"par_obligatorio\":false,\"dpop_obligatorio\":false}}");
 
         var launcher = web.postForm("/api/clients/create.php", Map.of("name", "Lanzador", "type", "nativa",
                 "redirect_uri", "http://127.0.0.1/cb"), "Authorization", auth);
         String launcherId = json(launcher).get("client").get("client_id").asString();
         assertThat(launcher.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + launcherId
                 + "\",\"client_secret\":null,\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
-                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[]}}");
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false}}");
 
         var console = web.postForm("/api/clients/create.php", Map.of("name", "Consola", "type", "dispositivo"),
                 "Authorization", auth);
         String consoleId = json(console).get("client").get("client_id").asString();
         assertThat(console.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + consoleId
                 + "\",\"client_secret\":null,\"name\":\"Consola\",\"redirect_uri\":null,\"type\":\"dispositivo\","
-                + "\"post_logout_redirect_uris\":[]}}");
+                + "\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false}}");
 
         // the list, newest first, says the same of each
         var listed = web.get("/api/clients/list.php", "Authorization", auth);
@@ -202,16 +203,50 @@ class ManagementRoutesIT {
         String expected = "{\"ok\":true,\"clients\":["
                 + "{\"client_id\":\"" + consoleId + "\",\"name\":\"Consola\",\"redirect_uri\":null,\"created_at\":\""
                 + clients.get(0).get("created_at").asString() + "\",\"revoked\":false,\"type\":\"dispositivo\","
-                + "\"post_logout_redirect_uris\":[]},"
+                + "\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false},"
                 + "{\"client_id\":\"" + launcherId + "\",\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
                 + "\"created_at\":\"" + clients.get(1).get("created_at").asString() + "\",\"revoked\":false,"
-                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[]},"
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false},"
                 + "{\"client_id\":\"" + siteId + "\",\"name\":\"Sitio\",\"redirect_uri\":\"https://sitio.example/cb\","
                 + "\"created_at\":\"" + clients.get(2).get("created_at").asString() + "\",\"revoked\":false,"
                 + "\"type\":\"web\",\"post_logout_redirect_uris\":[\"https://sitio.example/adios\","
-                + "\"https://sitio.example/salida\"]}]}";
+                + "\"https://sitio.example/salida\"],\"par_obligatorio\":false,\"dpop_obligatorio\":false}]}";
         assertThat(listed.body()).isEqualTo(expected);
         clients.forEach(c -> assertThat(c.get("created_at").asString()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"));
+    }
+
+    /** Decisions §28: an application that requires pushed requests and DPoP, said at creation and in the list. */
+    @Test
+    void anApplicationMayRequirePushedRequestsAndDPoP() {
+        String auth = bearer(user(Role.DEVELOPER_API));
+        var web = new WebClient(port);
+        var launcher = web.postForm("/api/clients/create.php", Map.of("name", "Lanzador", "type", "nativa",
+                "redirect_uri", "http://127.0.0.1/cb", "par_obligatorio", "true", "dpop_obligatorio", "true"),
+                "Authorization", auth);
+        String launcherId = json(launcher).get("client").get("client_id").asString();
+        assertThat(launcher.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + launcherId
+                + "\",\"client_secret\":null,\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":true,\"dpop_obligatorio\":true}}");
+        var console = web.postForm("/api/clients/create.php", Map.of("name", "Consola", "type", "dispositivo",
+                "dpop_obligatorio", "true"), "Authorization", auth);
+        assertThat(json(console).get("client").get("dpop_obligatorio").asBoolean()).isTrue();
+        JsonNode listed = json(web.get("/api/clients/list.php", "Authorization", auth)).get("clients");
+        assertThat(listed.get(1).get("client_id").asString()).isEqualTo(launcherId);
+        assertThat(listed.get(1).get("par_obligatorio").asBoolean()).isTrue();
+        assertThat(listed.get(1).get("dpop_obligatorio").asBoolean()).isTrue();
+        assertThat(listed.get(0).get("par_obligatorio").asBoolean()).isFalse();
+
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "Consola", "type", "dispositivo",
+                "par_obligatorio", "true"), "Authorization", auth), 400, "Solo las aplicaciones de tipo web o nativa "
+                + "envían solicitudes de autorización: par_obligatorio no se aplica");
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "Servidor", "type", "servidor",
+                "dpop_obligatorio", "true"), "Authorization", auth), 400, "El token propio de una aplicación de tipo "
+                + "servidor no se liga a una clave: dpop_obligatorio no se aplica");
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "Web", "redirect_uri",
+                "https://w.example/cb", "par_obligatorio", "si"), "Authorization", auth), 400,
+                "par_obligatorio inválido: true o false");
+        assertThat(json(web.get("/api/clients/list.php", "Authorization", auth)).get("clients").size())
+                .as("nothing made by a refusal").isEqualTo(2);
     }
 
     @Test

@@ -42,7 +42,8 @@ class NodeOpenIdClientIT extends OAuthTestBase {
 
     static final Path SOURCE = Path.of("src", "test", "node", "openid-client");
     static final Path WORK = Path.of("target", "node", "openid-client");
-    static final List<String> FILES = List.of("package.json", "package-lock.json", "relying-party.mjs");
+    static final List<String> FILES = List.of("package.json", "package-lock.json", "relying-party.mjs",
+            "launcher-par-dpop.mjs");
 
     @Test
     void openIdClientLogsInReadsUserInfoRefreshesDetectsReuseAndLogsOut() throws Exception {
@@ -85,6 +86,53 @@ class NodeOpenIdClientIT extends OAuthTestBase {
         assertThat(jdbc.queryForObject("select count(*) from refresh_tokens where user_id = ? and client_id = ?"
                 + " and revoked_at is null and rotated_at is null", Long.class, userId, registered.clientId()))
                 .as("live refresh tokens").isZero();
+    }
+
+    /**
+     * A game launcher with openid-client (decisions §28, {@code launcher-par-dpop.mjs}): a public client that pushes its
+     * authorization request to {@code /oauth/par.php} (the browser carries only {@code client_id} and
+     * {@code request_uri}), logs in with PKCE, holds DPoP-bound tokens, calls both UserInfo endpoints with its proofs,
+     * sees its token refused as Bearer and with another key, refreshes only with its key, and finds the
+     * {@code request_uri} spent. The server's side: the tokens are bound to one key, the same for all.
+     */
+    @Test
+    void aLauncherPushesItsRequestAndHoldsDPoPBoundTokens() throws Exception {
+        Path workDir = installedProgram();
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+        var launcher = clients.register(owner, "Lanzador Node", "http://127.0.0.1/cb", List.of(),
+                com.example.identity.client.ClientType.NATIVE, null,
+                new com.example.identity.client.SenderConstraints(true, true));
+        clients.setFirstParty(new Caller(admin, true), launcher.clientId(), true);
+        String email = "launcher-" + UUID.randomUUID() + "@example.com";
+        long userId = accounts.create("Lara", email, "correct-password-123", Role.USER).getId();
+
+        var run = run(workDir, Map.of(
+                "OP_ISSUER", ISSUER,
+                "RP_CLIENT_ID", launcher.clientId(),
+                "RP_REDIRECT_URI", "http://127.0.0.1:7777/cb",
+                "RP_USER_EMAIL", email,
+                "RP_USER_PASSWORD", "correct-password-123"), 120, "node", "launcher-par-dpop.mjs");
+
+        System.out.println("openid-client launcher: " + run.stdout().strip());
+        assertThat(run.exitCode()).as("launcher-par-dpop.mjs failed:\n%s", run.output()).isZero();
+        JsonNode summary = JSON.readTree(lastLine(run.stdout()));
+        assertThat(summary.get("steps").valueStream().map(s -> s.get("step").asString()).toList()).containsExactly(
+                "discovery", "pushed request", "authorization", "code exchange", "userinfo", "api userinfo",
+                "stolen token", "refresh", "request_uri once");
+        assertThat(summary.get("steps").get(1).get("browser_carries").valueStream().map(JsonNode::asString).toList())
+                .containsExactly("client_id", "request_uri");
+        assertThat(summary.get("steps").get(3).get("sub").asString()).isEqualTo("user:" + userId);
+        assertThat(summary.get("steps").get(7).get("without_proof").asString()).isEqualTo("invalid_dpop_proof");
+        // the server's side: every token of the launcher is bound, to one key
+        assertThat(jdbc.queryForList("select distinct dpop_jkt from api_tokens where client_id = ?", String.class,
+                launcher.clientId())).singleElement().asString().hasSize(43);
+        assertThat(jdbc.queryForList("select dpop_jkt from refresh_tokens where client_id = ?", String.class,
+                launcher.clientId())).hasSize(2).doesNotContainNull()
+                .containsOnly(jdbc.queryForObject("select max(dpop_jkt) from api_tokens where client_id = ?",
+                        String.class, launcher.clientId()));
+        assertThat(jdbc.queryForObject("select count(*) from pushed_authorization_requests where client_id = ?",
+                Integer.class, launcher.clientId())).as("the pushed request was taken").isZero();
     }
 
     /** The program and its locked dependencies in {@code target/node/openid-client}; skips or fails without Node. */
