@@ -748,4 +748,87 @@ class TwoInstancesIT {
         assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
         assertThat(new WebClient(cluster.port(1)).postForm("/oauth/token.php", poll).body()).contains("invalid_grant");
     }
+
+    // ---- decisions §28: pushed requests and DPoP proofs, one store for both instances -------------
+
+    /** The issuer of both instances: the one public address in front of them, which the proofs name. */
+    static final String ISSUER = "http://localhost:8080";
+
+    /**
+     * A request pushed to one instance (RFC 9126) is taken at the authorization endpoint of the other, once: its row
+     * is in the database, and the second use, at either instance, is refused.
+     */
+    @Test
+    void aRequestPushedToOneInstanceIsTakenAtTheOtherOnce() {
+        var client = newClient();
+        var user = loggedInUser(1);
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("response_type", "code");
+        form.put("client_id", client.clientId());
+        form.put("redirect_uri", client.redirectUri());
+        form.put("scope", "openid");
+        form.put("state", "pushed-at-a");
+        var pushed = new WebClient(cluster.port(0)).postForm("/oauth/par.php", form, "Authorization", "Basic "
+                + java.util.Base64.getEncoder().encodeToString((client.clientId() + ":" + client.clientSecret()).getBytes()));
+        assertThat(pushed.statusCode()).as(pushed.body()).isEqualTo(201);
+        String requestUri = JSON.readTree(pushed.body()).get("request_uri").asString();
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("client_id", client.clientId());
+        query.put("request_uri", requestUri);
+        String authorize = "/oauth/authorize.php?" + WebClient.encode(query);
+
+        var atB = user.get(authorize);
+        assertThat(atB.statusCode()).isEqualTo(302);
+        var params = UriComponentsBuilder.fromUriString(WebClient.location(atB)).build().getQueryParams();
+        assertThat(params.getFirst("state")).isEqualTo("pushed-at-a");
+        var tokens = new WebClient(cluster.port(0)).postForm("/oauth/token.php",
+                OAuthForms.codeExchange(client, params.getFirst("code")));
+        assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+
+        for (int node = 0; node < 2; node++) {
+            assertThat(user.at(cluster.port(node)).get(authorize).statusCode()).as("taken once, at node " + node)
+                    .isEqualTo(400);
+        }
+    }
+
+    /**
+     * A DPoP proof accepted by one instance is refused by the other (RFC 9449 §11.1): the seen {@code jti}s are one
+     * table of the shared database, not each instance's memory. A new proof is accepted anywhere.
+     */
+    @Test
+    void aDPoPProofAcceptedOnOneInstanceIsRefusedOnTheOther() {
+        var client = newClient();
+        var user = loggedInUser(0);
+        var key = com.example.identity.support.DPoPKey.generate();
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("response_type", "code");
+        query.put("client_id", client.clientId());
+        query.put("redirect_uri", client.redirectUri());
+        query.put("scope", "openid");
+        query.put("state", "d");
+        String code = UriComponentsBuilder.fromUriString(WebClient.location(user.get("/oauth/authorize.php?"
+                + WebClient.encode(query)))).build().getQueryParams().getFirst("code");
+        String tokenProof = key.proof("POST", ISSUER + "/oauth/token.php");
+        var exchanged = new WebClient(cluster.port(0)).postForm("/oauth/token.php", OAuthForms.codeExchange(client, code),
+                "DPoP", tokenProof);
+        assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
+        String token = JSON.readTree(exchanged.body()).get("access_token").asString();
+        String url = ISSUER + "/api/userinfo.php";
+
+        String proof = key.proof("GET", url, token);
+        assertThat(new WebClient(cluster.port(0)).get("/api/userinfo.php", "Authorization", "DPoP " + token, "DPoP", proof)
+                .statusCode()).isEqualTo(200);
+        var replayed = new WebClient(cluster.port(1)).get("/api/userinfo.php", "Authorization", "DPoP " + token,
+                "DPoP", proof);
+        assertThat(replayed.statusCode()).isEqualTo(401);
+        assertThat(replayed.body()).isEqualTo("{\"ok\":false,\"error\":\"Token inválido o revocado\"}");
+        assertThat(replayed.headers().firstValue("WWW-Authenticate").orElse("")).startsWith("DPoP error=\"invalid_dpop_proof\"");
+        assertThat(new WebClient(cluster.port(1)).get("/api/userinfo.php", "Authorization", "DPoP " + token, "DPoP",
+                key.proof("GET", url, token)).statusCode()).as("a new proof").isEqualTo(200);
+        // the token request's proof too: replayed at the other instance's token endpoint
+        var again = new WebClient(cluster.port(1)).postForm("/oauth/token.php", Map.of("grant_type", "refresh_token",
+                "refresh_token", "x".repeat(43), "client_id", client.clientId(), "client_secret", client.clientSecret()),
+                "DPoP", tokenProof);
+        assertThat(JSON.readTree(again.body()).get("error").asString()).isEqualTo("invalid_dpop_proof");
+    }
 }
