@@ -94,7 +94,8 @@ class RetentionJobTest {
                 new Call(Kind.EXPIRED_CODES, NOW.minus(Duration.ofDays(1)), NOW),
                 new Call(Kind.AUDIT_ROWS, NOW.minus(Duration.ofDays(365)), NOW),
                 new Call(Kind.LOGIN_PAIRS, NOW, NOW),
-                new Call(Kind.GUESSING_BUDGETS, NOW, NOW));
+                new Call(Kind.GUESSING_BUDGETS, NOW, NOW),
+                new Call(Kind.SEEN_PROOFS, NOW, NOW));
     }
 
     @Test

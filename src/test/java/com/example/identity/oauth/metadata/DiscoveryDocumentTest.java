@@ -48,8 +48,17 @@ class DiscoveryDocumentTest {
 
     @Test
     void defaultsThisServerDoesNotServeAreNotAnnounced() {
-        assertThat(document()).doesNotContainKeys("pushed_authorization_request_endpoint", "registration_endpoint",
-                "dpop_signing_alg_values_supported", "tls_client_certificate_bound_access_tokens");
+        assertThat(document()).doesNotContainKeys("registration_endpoint", "tls_client_certificate_bound_access_tokens",
+                "mtls_endpoint_aliases", "backchannel_authentication_endpoint");
+    }
+
+    /** Decisions §28: pushed authorization requests (not required) and the algorithms of DPoP proofs. */
+    @Test
+    void pushedRequestsAndDPoPAreAnnounced() {
+        assertThat(document()).containsEntry("pushed_authorization_request_endpoint", ISSUER + "/oauth/par.php")
+                .containsEntry("require_pushed_authorization_requests", false)
+                .containsEntry("dpop_signing_alg_values_supported", List.of("RS256", "RS384", "RS512", "PS256", "PS384",
+                        "PS512", "ES256", "ES384", "ES512"));
     }
 
     @Test
