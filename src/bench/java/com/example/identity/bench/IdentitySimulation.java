@@ -32,10 +32,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.oauth2.sdk.dpop.DefaultDPoPProofFactory;
+import com.nimbusds.oauth2.sdk.token.DPoPAccessToken;
 
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
@@ -52,7 +58,9 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
  * <li>{@code password-login}: 8 users from no session: authorize → login form → POST → authorize →
  * code → token → id_token check. Argon2id dominates it.</li>
  * </ul>
- * Then {@code refresh}, {@code client-credentials} and {@code tickets} (16 users each; see each scenario).
+ * After {@code userinfo}, {@code dpop-userinfo}: the same endpoint with 50 DPoP-bound tokens, each with its own key and
+ * a new proof per call (decisions §28). Then {@code refresh}, {@code client-credentials} and {@code tickets} (16 users
+ * each; see each scenario).
  * Users {@code bench001..bench050@example.com} and the client {@code bench-app} come from the service's
  * {@code bench} profile. All traffic goes to {@code bench.url} (127.0.0.1).
  */
@@ -71,7 +79,9 @@ public class IdentitySimulation extends Simulation {
     static final Pattern CODE = Pattern.compile("[?&]code=([^&]+)");
 
     final JWKSet jwks = fetchJwks();
-    final List<String> accessTokens = obtainAccessTokens(50);
+    final List<String> accessTokens = obtainAccessTokens(50, false).stream().map(PlayerToken::value).toList();
+    /** The benchmark users' tokens bound to DPoP keys, one key per user, as launchers hold them. */
+    final List<PlayerToken> boundTokens = obtainAccessTokens(50, true);
     final AtomicInteger nextUser = new AtomicInteger();
 
     HttpProtocolBuilder protocol = http.baseUrl(BASE).disableFollowRedirect().disableUrlEncoding()
@@ -123,6 +133,23 @@ public class IdentitySimulation extends Simulation {
                             (int) (System.nanoTime() ^ session.userId()), accessTokens.size()))))
                             .exec(http("userinfo").get("/api/userinfo.php").header("Authorization", "Bearer #{token}")
                                     .check(status().is(200))));
+
+    /**
+     * Launchers calling {@code /api/userinfo.php} with DPoP-bound tokens (decisions §28, RFC 9449): each call carries a
+     * new proof of the token's key ({@code htm}, {@code htu}, {@code iat}, a new {@code jti}, {@code ath}), made here
+     * (an ES256 signature on the load generator's side); the service checks the proof's signature and records its
+     * {@code jti} (one INSERT, {@code apitoken/QueryCountIT}) besides the cached token lookup of {@code userinfo}.
+     */
+    ScenarioBuilder dpopUserinfo = scenario("dpop-userinfo")
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    exec(session -> {
+                        PlayerToken token = boundTokens.get(Math.floorMod((int) (System.nanoTime() ^ session.userId()),
+                                boundTokens.size()));
+                        return session.set("token", token.value()).set("proof", token.proof("GET",
+                                BASE + "/api/userinfo.php"));
+                    })
+                            .exec(http("dpop-userinfo").get("/api/userinfo.php").header("Authorization", "DPoP #{token}")
+                                    .header("DPoP", "#{proof}").check(status().is(200))));
 
     /** The same tokens at OpenID Connect's UserInfo endpoint (issue 17: as cheap as /api/userinfo.php). */
     ScenarioBuilder oidcUserinfo = scenario("oidc-userinfo")
@@ -256,6 +283,7 @@ public class IdentitySimulation extends Simulation {
 
     {
         setUp(userinfo.injectOpen(atOnceUsers(16))
+                .andThen(dpopUserinfo.injectOpen(atOnceUsers(16)))
                 .andThen(oidcUserinfo.injectOpen(atOnceUsers(16)))
                 .andThen(ssoCode.injectOpen(atOnceUsers(16)))
                 .andThen(passwordLogin.injectOpen(atOnceUsers(8)))
@@ -278,9 +306,28 @@ public class IdentitySimulation extends Simulation {
         }
     }
 
-    /** Access tokens through real logins and code flows, one per benchmark user. */
-    static List<String> obtainAccessTokens(int count) {
-        List<String> tokens = new ArrayList<>();
+    /**
+     * A benchmark user's access token, and the DPoP key it is bound to (null for a Bearer token): its proofs are made
+     * with the Nimbus SDK's proof factory, as a Java launcher makes them.
+     */
+    record PlayerToken(String value, DefaultDPoPProofFactory proofs) {
+
+        String proof(String method, String url) {
+            try {
+                return proofs.createDPoPJWT(method, URI.create(url), new DPoPAccessToken(value)).serialize();
+            }
+            catch (JOSEException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /**
+     * Access tokens through real logins and code flows, one per benchmark user; with {@code dpop}, each code exchange
+     * carries a proof of a new EC key of that user's, so the token is bound to it.
+     */
+    static List<PlayerToken> obtainAccessTokens(int count, boolean dpop) {
+        List<PlayerToken> tokens = new ArrayList<>();
         Pattern csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
         Pattern accessToken = Pattern.compile("\"access_token\":\"([0-9a-f]{64})\"");
         try {
@@ -294,14 +341,22 @@ public class IdentitySimulation extends Simulation {
                 String location = get(http, authorizePath("setup")).headers().firstValue("Location").orElseThrow();
                 Matcher code = CODE.matcher(location);
                 code.find();
-                var response = post(HttpClient.newHttpClient(), "/oauth/token.php", "grant_type=authorization_code&code="
-                        + code.group(1) + "&redirect_uri=" + URLEncoder.encode(REDIRECT_URI, StandardCharsets.UTF_8)
-                        + "&client_id=" + CLIENT_ID + "&client_secret=" + CLIENT_SECRET);
+                DefaultDPoPProofFactory proofs = dpop
+                        ? new DefaultDPoPProofFactory(new ECKeyGenerator(Curve.P_256).generate(), JWSAlgorithm.ES256) : null;
+                var request = HttpRequest.newBuilder(URI.create(BASE + "/oauth/token.php"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString("grant_type=authorization_code&code=" + code.group(1)
+                                + "&redirect_uri=" + URLEncoder.encode(REDIRECT_URI, StandardCharsets.UTF_8)
+                                + "&client_id=" + CLIENT_ID + "&client_secret=" + CLIENT_SECRET));
+                if (proofs != null) {
+                    request.header("DPoP", proofs.createDPoPJWT("POST", URI.create(BASE + "/oauth/token.php")).serialize());
+                }
+                var response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
                 Matcher token = accessToken.matcher(response.body());
-                if (!token.find()) {
+                if (!token.find() || (dpop && !response.body().contains("\"token_type\":\"DPoP\""))) {
                     throw new IllegalStateException("no access token for bench user " + i + ": " + response.statusCode());
                 }
-                tokens.add(token.group(1));
+                tokens.add(new PlayerToken(token.group(1), proofs));
             }
             return tokens;
         }

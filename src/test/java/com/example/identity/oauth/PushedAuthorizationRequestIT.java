@@ -21,6 +21,13 @@ import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.client.SenderConstraints;
 import com.example.identity.oauth.token.AuthorizationCodeExchange;
+import com.example.identity.support.NimbusLauncher;
+import com.nimbusds.oauth2.sdk.http.HTTPResponse;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
+import com.nimbusds.oauth2.sdk.token.DPoPAccessToken;
+import com.nimbusds.oauth2.sdk.token.Tokens;
+import com.nimbusds.openid.connect.sdk.Nonce;
 import com.example.identity.support.WebClient;
 
 /**
@@ -224,6 +231,45 @@ class PushedAuthorizationRequestIT extends OAuthTestBase {
                 "grant_type", "authorization_code", "code", query(location).getFirst("code"),
                 "redirect_uri", "http://127.0.0.1:61234/cb", "client_id", launcher.clientId(), "code_verifier", verifier));
         assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+    }
+
+    /**
+     * The Java launcher of docs/dpop-and-par.md ({@link NimbusLauncher}, the Nimbus SDK's PAR request and DPoP proof
+     * factory): pushes, logs its player in, gets DPoP tokens, calls both UserInfo endpoints and refreshes with its key.
+     */
+    @Test
+    void aJavaLauncherWithTheNimbusSdkPushesItsRequestAndHoldsDPoPTokens() throws Exception {
+        var registered = clients.register(accounts.findByEmail("dev@example.com").orElseThrow().getId(), "Lanzador Java",
+                "http://127.0.0.1/callback", List.of(), ClientType.NATIVE, null, new SenderConstraints(true, true));
+        clients.setFirstParty(new Caller(accounts.findByEmail("admin@example.com").orElseThrow().getId(), true),
+                registered.clientId(), true);
+        User player = newLoggedInUser("Pilar");
+        var launcher = new NimbusLauncher(ISSUER, registered.clientId(), "http://127.0.0.1:50123/callback");
+        var verifier = new CodeVerifier();
+        var state = new State();
+
+        java.net.URI browser = launcher.push(verifier, state, new Nonce());
+        assertThat(query(browser.toString()).keySet()).containsExactlyInAnyOrder("client_id", "request_uri");
+        String location = WebClient.location(player.browser().get(browser.getRawPath() + "?" + browser.getRawQuery()));
+        assertThat(location).startsWith("http://127.0.0.1:50123/callback?code=");
+        assertThat(query(location).getFirst("state")).isEqualTo(state.getValue());
+
+        Tokens tokens = launcher.exchange(query(location).getFirst("code"), verifier);
+        assertThat(tokens.getAccessToken()).isInstanceOf(DPoPAccessToken.class);
+        var token = (DPoPAccessToken) tokens.getAccessToken();
+        assertThat(jdbc.queryForObject("select dpop_jkt from api_tokens where client_id = ?", String.class,
+                registered.clientId())).isEqualTo(launcher.thumbprint());
+        HTTPResponse api = launcher.get("/api/userinfo.php", token);
+        assertThat(api.getStatusCode()).as(api.getBody()).isEqualTo(200);
+        assertThat(api.getBody()).contains("\"id\":" + player.id());
+        HTTPResponse oidc = launcher.get("/oauth/userinfo.php", token);
+        assertThat(oidc.getStatusCode()).as(oidc.getBody()).isEqualTo(200);
+        assertThat(oidc.getBody()).contains("\"sub\":\"user:" + player.id() + "\"");
+
+        Tokens refreshed = launcher.refresh(tokens.getRefreshToken());
+        assertThat(refreshed.getAccessToken()).isInstanceOf(DPoPAccessToken.class);
+        assertThat(launcher.get("/api/userinfo.php", (DPoPAccessToken) refreshed.getAccessToken()).getStatusCode())
+                .isEqualTo(200);
     }
 
     @Test
