@@ -5,7 +5,7 @@
 -- UNLOGGED: one insert per DPoP request to a protected resource, so no write-ahead log and no fsync at its commit
 -- (a transaction that wrote only unlogged rows commits without flushing the WAL). The price: after a crash of the
 -- database server the table starts empty, and proofs of the last 60 s before it could be replayed once; a standby
--- has no copy (after a failover the same minute). docs/decisions.md D43 weighs it.
+-- has no copy (after a failover the same minute). docs/decisions.md D45 weighs it.
 create unlogged table dpop_proofs (
     proof_digest varchar(64) not null primary key,
     expires_at   timestamp with time zone not null

@@ -54,7 +54,7 @@ final class ClientCredentialsGrant implements AuthenticationProvider {
     }
 
     /**
-     * The request without its DPoP proof: a server's own token is not bound to a key (decisions §28, D43), so the
+     * The request without its DPoP proof: a server's own token is not bound to a key (decisions §28, D45), so the
      * proof is neither checked nor used, and the answer's {@code token_type} stays {@code Bearer} (RFC 9449 §5 lets a
      * client see that it got an unbound token). Left in, Spring's provider would check it against a replay cache of
      * this instance alone.

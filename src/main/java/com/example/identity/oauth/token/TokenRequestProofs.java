@@ -27,7 +27,7 @@ import com.example.identity.oauth.error.TokenError;
  * the client are done, and refuses a request without one when the application requires DPoP
  * ({@code dpop_obligatorio}). Every refusal is {@code invalid_dpop_proof}, RFC 6749 §5.2's shape with a Spanish
  * description. Spring's own verification ({@code DPoPProofVerifier}, package-private in its providers) is not used:
- * this service's providers are its own, and Spring's keeps the seen {@code jti}s per instance (D43).
+ * this service's providers are its own, and Spring's keeps the seen {@code jti}s per instance (D45).
  *
  * <p>Also a converter, first of the token endpoint's: it only refuses a request with more than one {@code DPoP}
  * header, in the same shape, before any grant's converter reads it.
