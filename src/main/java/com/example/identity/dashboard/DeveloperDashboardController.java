@@ -20,6 +20,7 @@ import com.example.identity.account.Caller;
 import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
+import com.example.identity.client.SenderConstraints;
 import com.example.identity.common.Names;
 import com.example.identity.apitoken.ApiTokenService;
 import com.example.identity.apitoken.TokenScope;
@@ -114,7 +115,9 @@ class DeveloperDashboardController {
             @RequestParam(name = "post_logout_redirect_uris", required = false) String logoutUris,
             @RequestParam(required = false) String type,
             @RequestParam(name = "backchannel_logout_uri", required = false) String backChannelLogoutUri,
-            @RequestParam(name = "webhook_url", required = false) String webhookUrl, Model model,
+            @RequestParam(name = "webhook_url", required = false) String webhookUrl,
+            @RequestParam(name = "par_obligatorio", defaultValue = "false") boolean parRequired,
+            @RequestParam(name = "dpop_obligatorio", defaultValue = "false") boolean dpopRequired, Model model,
             RedirectAttributes redirect) {
         try {
             // one address per line (decisions §12.7); blank lines ignored
@@ -123,7 +126,9 @@ class DeveloperDashboardController {
             ClientType clientType = type == null || type.isEmpty() ? ClientType.WEB : ClientType.parse(type)
                     .orElseThrow(() -> new ClientService.InvalidRegistrationException("type", "Tipo inválido: web, nativa, dispositivo o servidor"));
             Optional<String> webhook = checkedWebhookUrl(webhookUrl);
-            var created = clients.register(user.id(), name, redirectUri, logout, clientType, backChannelLogoutUri);
+            // decisions §28: the application requires pushed authorization requests, DPoP-bound tokens
+            var created = clients.register(user.id(), name, redirectUri, logout, clientType, backChannelLogoutUri,
+                    new SenderConstraints(parRequired, dpopRequired));
             model.addAttribute("newClient", created);
             model.addAttribute("newClientType", clientType.value());
             // the webhook's secret, as the client's, only in this answer
@@ -137,7 +142,8 @@ class DeveloperDashboardController {
                     "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris,
                     "type", type == null ? "web" : type,
                     "backchannel_logout_uri", backChannelLogoutUri == null ? "" : backChannelLogoutUri,
-                    "webhook_url", webhookUrl == null ? "" : webhookUrl));
+                    "webhook_url", webhookUrl == null ? "" : webhookUrl,
+                    "par_obligatorio", parRequired, "dpop_obligatorio", dpopRequired));
             return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#clients";
         }
     }

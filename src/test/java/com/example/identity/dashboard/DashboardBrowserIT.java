@@ -144,6 +144,29 @@ class DashboardBrowserIT extends BrowserTest {
         Chromium.screenshot(browser, "dashboard-native-client");
     }
 
+    @org.springframework.beans.factory.annotation.Autowired
+    com.example.identity.client.ClientService clientService;
+
+    /** Decisions §28: the form's two boxes make a launcher that requires pushed requests and DPoP-bound tokens. */
+    @Test
+    void aDeveloperRegistersALauncherThatRequiresPushedRequestsAndDPoP() {
+        login("dev@example.com", "dev-demo-password");
+        browser.get(base() + "/dashboard/developer.php");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("client-type"))).selectByValue("nativa");
+        browser.findElement(By.id("client-name")).sendKeys("Lanzador con DPoP");
+        browser.findElement(By.id("client-redirect")).sendKeys("http://127.0.0.1/callback");
+        browser.findElement(By.id("client-par")).click();
+        browser.findElement(By.id("client-dpop")).click();
+        assertThat(browser.findElement(By.cssSelector("label[for=client-dpop]")).getText()).startsWith("Exigir DPoP");
+        Chromium.screenshot(browser, "dashboard-par-dpop");
+        Chromium.submit(browser, By.cssSelector("#client-form button[type=submit]"));
+
+        String clientId = Chromium.find(browser, By.id("client-id")).getText();
+        var registered = clientService.findByClientId(clientId).orElseThrow();
+        assertThat(registered.requiresPushedRequests()).isTrue();
+        assertThat(registered.requiresDPoP()).isTrue();
+    }
+
     /** Registers an application of {@code type} in the dashboard; its client id, read from the box shown once. */
     String register(String type, String name, String redirectUri) {
         browser.get(base() + "/dashboard/developer.php");

@@ -39,6 +39,7 @@ import com.example.identity.account.Role;
 import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
+import com.example.identity.client.SenderConstraints;
 import com.example.identity.site.WebChainSlice;
 import com.example.identity.apitoken.ApiToken;
 import com.example.identity.apitoken.ApiTokenService;
@@ -152,7 +153,8 @@ class DeveloperDashboardControllerTest {
         when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
         var created = new ClientService.NewCredentials("tienda-1", "s3cr3t", "Tienda", "https://tienda.example.com/cb");
         when(clients.register(7, "Tienda", "https://tienda.example.com/cb",
-                List.of("https://tienda.example.com/a", "https://tienda.example.com/b"), ClientType.WEB, null)).thenReturn(created);
+                List.of("https://tienda.example.com/a", "https://tienda.example.com/b"), ClientType.WEB, null,
+                SenderConstraints.NONE)).thenReturn(created);
         mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
                 .param("post_logout_redirect_uris", " https://tienda.example.com/a\r\n\r\nhttps://tienda.example.com/b \n")
                 .with(user(DEV)).with(csrf()))
@@ -169,8 +171,46 @@ class DeveloperDashboardControllerTest {
             .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
             .andExpect(flash().attribute("clientErrors", Map.of("type", "Tipo inválido: web, nativa, dispositivo o servidor")))
             .andExpect(flash().attribute("clientForm", Map.of("name", "Tienda", "redirect_uri", "https://tienda.example.com/cb",
-                    "post_logout_redirect_uris", "", "type", "consola", "backchannel_logout_uri", "", "webhook_url", "")));
-        verify(clients, never()).register(anyLong(), any(), any(), any(), any(), any());
+                    "post_logout_redirect_uris", "", "type", "consola", "backchannel_logout_uri", "", "webhook_url", "",
+                    "par_obligatorio", false, "dpop_obligatorio", false)));
+        verify(clients, never()).register(anyLong(), any(), any(), any(), any(), any(), any(SenderConstraints.class));
+    }
+
+    /** Decisions §28: the two boxes of the form say what the application requires; a refusal keeps them ticked. */
+    @Test
+    void theBoxesRequirePushedRequestsAndDPoP() throws Exception {
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
+        var created = new ClientService.NewCredentials("lanzador-1", null, "Lanzador", "http://127.0.0.1/cb");
+        when(clients.register(7, "Lanzador", "http://127.0.0.1/cb", List.of(), ClientType.NATIVE, null,
+                new SenderConstraints(true, true))).thenReturn(created);
+        mvc.perform(post("/dashboard/clients/create").param("name", "Lanzador").param("redirect_uri", "http://127.0.0.1/cb")
+                .param("type", "nativa").param("par_obligatorio", "true").param("dpop_obligatorio", "true")
+                .with(user(DEV)).with(csrf()))
+            .andExpect(status().isOk())
+            .andExpect(model().attribute("newClient", created));
+
+        when(clients.register(7, "Consola", "", List.of(), ClientType.DEVICE, null, new SenderConstraints(true, false)))
+                .thenThrow(new ClientService.InvalidRegistrationException("par_obligatorio", "Solo las aplicaciones de "
+                        + "tipo web o nativa envían solicitudes de autorización: par_obligatorio no se aplica"));
+        mvc.perform(post("/dashboard/clients/create").param("name", "Consola").param("redirect_uri", "")
+                .param("type", "dispositivo").param("par_obligatorio", "true").with(user(DEV)).with(csrf()))
+            .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
+            .andExpect(flash().attribute("clientErrors", Map.of("par_obligatorio", "Solo las aplicaciones de tipo web o "
+                    + "nativa envían solicitudes de autorización: par_obligatorio no se aplica")))
+            .andExpect(flash().attribute("clientForm", Map.of("name", "Consola", "redirect_uri", "",
+                    "post_logout_redirect_uris", "", "type", "dispositivo", "backchannel_logout_uri", "", "webhook_url", "",
+                    "par_obligatorio", true, "dpop_obligatorio", false)));
+    }
+
+    @Test
+    void theFormHasBothBoxesInBothLanguages() throws Exception {
+        mvc.perform(get("/dashboard/developer.php").with(user(DEV)))
+            .andExpect(content().string(containsString("name=\"par_obligatorio\" value=\"true\"")))
+            .andExpect(content().string(containsString("name=\"dpop_obligatorio\" value=\"true\"")))
+            .andExpect(content().string(containsString("Exigir DPoP")));
+        mvc.perform(get("/dashboard/developer.php").param("ui_locales", "en").header("Accept-Language", "en")
+                .with(user(DEV)))
+            .andExpect(content().string(containsString("Require DPoP")));
     }
 
     @Test
