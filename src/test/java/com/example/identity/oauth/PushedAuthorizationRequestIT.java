@@ -158,6 +158,21 @@ class PushedAuthorizationRequestIT extends OAuthTestBase {
         assertThat(query(location).getFirst("state")).isEqualTo("st-4");
     }
 
+    /** A third-party application that requires PAR: the consent page's way back is the pushed request, let through. */
+    @Test
+    void anApplicationThatRequiresPushedRequestsGetsItsUserBackFromTheConsentPage() {
+        var client = clients.register(accounts.findByEmail("dev@example.com").orElseThrow().getId(), "Terceros",
+                "https://app.example/cb/" + UUID.randomUUID(), List.of(), ClientType.WEB, null,
+                new SenderConstraints(true, false));
+        User user = newLoggedInUser("Pilar");
+        String requestUri = requestUriOf(push(client, request(client, "openid profile", "st-c")));
+        HttpResponse<String> toConsent = user.browser().get(authorizeWith(client, requestUri));
+        assertThat(WebClient.location(toConsent)).startsWith("/oauth/consent?request=");
+        String location = WebClient.location(approvingConsent(user.browser(), toConsent));
+        assertThat(location).startsWith(client.redirectUri() + "?code=");
+        assertThat(query(location).getFirst("state")).isEqualTo("st-c");
+    }
+
     @Test
     void everyCheckOfTheAuthorizationEndpointAppliesToThePushedParameters() {
         var client = newClient();

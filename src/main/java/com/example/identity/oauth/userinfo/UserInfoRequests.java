@@ -112,6 +112,12 @@ final class UserInfoRequests implements AuthenticationConverter {
         catch (InvalidProof e) {
             throw BearerTokenError.dpop("invalid_dpop_proof", e.getMessage(), DPoPProofs.CHALLENGE_ALGS);
         }
+        catch (RuntimeException e) {
+            // the proof's jti could not be recorded (the database): no proof is accepted without it
+            String requestId = RequestId.of(request);
+            log.error("Recording a DPoP proof failed at the UserInfo endpoint (request id {})", requestId, e);
+            throw BearerTokenError.serverError(requestId);
+        }
     }
 
     /** The one token the request presents; refuses none, two, or one in the query string. */
