@@ -32,7 +32,7 @@ class AuditController {
         var result = trail.page(Math.max(1, page) - 1);
         var subjects = new AuditSubjects(messages, locale);
         model.addAttribute("rows", result.getContent().stream().map(r -> new Row(WHEN.format(r.getOccurredAt()),
-                r.getEvent().label(), r.getEvent().name(), r.getActor(), r.getAddress(), subjects.shown(r.getSubject())))
+                r.getEvent().label(), r.getEvent().name(), subjects.shown(r.getActor()), r.getAddress(), subjects.shown(r.getSubject())))
                 .toList());
         model.addAttribute("page", result.getNumber() + 1);
         model.addAttribute("pages", Math.max(1, result.getTotalPages()));

@@ -59,6 +59,22 @@ class AuditControllerTest {
             .andExpect(content().string(containsString("203.0.113.9")));
     }
 
+    /** A deleted account's lines name it "usuario #<id>" as the actor too (account/AccountDeletion): shown in English. */
+    @Test
+    void aDeletedAccountAsActorIsShownInThePagesLanguage() throws Exception {
+        AuditRecord record = mock(AuditRecord.class);
+        when(record.getOccurredAt()).thenReturn(Instant.parse("2025-05-05T10:00:07Z"));
+        when(record.getEvent()).thenReturn(AuditEvent.Type.USER_DELETED);
+        when(record.getActor()).thenReturn("usuario #14");
+        when(record.getSubject()).thenReturn("usuario #14");
+        when(trail.page(0)).thenReturn(new PageImpl<>(List.of(record), PageRequest.of(0, 50), 1));
+        mvc.perform(get("/dashboard/admin/audit.php").header("Accept-Language", "en")
+                .with(user(WebChainSlice.account(1, Role.ADMIN))))
+            .andExpect(status().isOk())
+            .andExpect(model().attribute("rows", List.of(new AuditController.Row("2025-05-05 10:00:07 UTC",
+                    AuditEvent.Type.USER_DELETED.label(), "USER_DELETED", "user #14", null, "user #14"))));
+    }
+
     @Test
     void aPageBelowOneIsTheFirst() throws Exception {
         when(trail.page(0)).thenReturn(new PageImpl<>(List.of(), PageRequest.of(0, 50), 0));
