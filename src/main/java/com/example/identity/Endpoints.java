@@ -36,6 +36,8 @@ public final class Endpoints {
     public static final String DEVICE = "/oauth/device.php";
     /** The pushed authorization request endpoint (RFC 9126, decisions §28). */
     public static final String PAR = "/oauth/par.php";
+    /** Guest players (decisions §24, oauth/guest/): a game makes a guest account and gets its tokens, by POST. */
+    public static final String GUEST = "/oauth/invitado.php";
     /** RP-initiated logout (oauth/LogoutEndpoint), a page of the web chain. */
     public static final String LOGOUT = "/oauth/logout.php";
     /** The consent page in front of the authorization endpoint (consent/ConsentController), web chain. */
@@ -68,6 +70,8 @@ public final class Endpoints {
     public static final String API_USERS_UPDATE = "/api/usuarios/update.php";
     public static final String API_USERS_DELETE = "/api/usuarios/delete.php";
     public static final String API_USERS_ALL = "/api/usuarios/**";
+    /** A guest's game asks for the address where the player keeps the progress (decisions §24), bearer token only. */
+    public static final String API_GUEST_CONVERSION = "/api/invitados/convertir.php";
     /** The OpenAPI 3.1 document of every /api/ and /oauth/ route (openapi/), public; springdoc serves it. */
     public static final String API_OPENAPI = "/api/openapi.json";
     /** The same document in YAML (springdoc serves it beside the JSON one). */
@@ -169,9 +173,10 @@ public final class Endpoints {
         return (path.startsWith("/oauth/") && !path.startsWith(AUTHORIZE)) || path.startsWith("/.well-known/");
     }
 
-    /** The endpoints of decisions §12 that answer standard clients in the RFCs' shape. */
+    /** The endpoints of decisions §12 (and §24's guests) that answer standard clients in the RFCs' shape. */
     public static boolean isStandardJson(String path) {
-        return path.equals(USERINFO) || path.equals(REVOKE) || path.equals(INTROSPECT) || path.equals(PAR);
+        return path.equals(USERINFO) || path.equals(REVOKE) || path.equals(INTROSPECT) || path.equals(PAR)
+                || path.equals(GUEST);
     }
 
     // ----- The order of the servlet filters registered outside the security chains -----
@@ -207,14 +212,16 @@ public final class Endpoints {
     public static final RequestMatcher DEVICE_ENDPOINT = PATH.matcher(HttpMethod.POST, DEVICE);
     /** The pushed authorization request endpoint (RFC 9126 §2), by POST, where a client pushes a request first. */
     public static final RequestMatcher PAR_ENDPOINT = PATH.matcher(HttpMethod.POST, PAR);
+    /** Guest players' endpoint (decisions §24), by POST: a public client's id, no secret (oauth/guest/). */
+    public static final RequestMatcher GUEST_ENDPOINT = PATH.matcher(HttpMethod.POST, GUEST);
     /** The endpoints where a client authenticates, and their address budget applies (abuse/RateLimitFilter). */
     public static final RequestMatcher CLIENT_ENDPOINTS = new OrRequestMatcher(TOKEN_ENDPOINT, REVOKE_INTROSPECT,
             DEVICE_ENDPOINT, PAR_ENDPOINT);
     /** The endpoints that are called by programs with a token or credentials, never with a session. */
     public static final RequestMatcher SESSIONLESS = new OrRequestMatcher(TOKEN_ENDPOINT, PUBLIC_JSON,
-            USERINFO_ENDPOINT, REVOKE_INTROSPECT, PATH.matcher(DEVICE), PATH.matcher(PAR));
+            USERINFO_ENDPOINT, REVOKE_INTROSPECT, PATH.matcher(DEVICE), PATH.matcher(PAR), PATH.matcher(GUEST));
     /** Everything the authorization server chain serves, by any method (its security matcher). */
     public static final RequestMatcher AUTHORIZATION_SERVER = new OrRequestMatcher(PATH.matcher(AUTHORIZE),
             TOKEN_ENDPOINT, PUBLIC_JSON, PATH.matcher(USERINFO), PATH.matcher(REVOKE), PATH.matcher(INTROSPECT),
-            PATH.matcher(DEVICE), PATH.matcher(PAR));
+            PATH.matcher(DEVICE), PATH.matcher(PAR), PATH.matcher(GUEST));
 }

@@ -1,6 +1,8 @@
 package com.example.identity.abuse;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.BiConsumer;
@@ -28,7 +30,9 @@ import io.github.bucket4j.local.LocalBucketBuilder;
  * <li>{@link Budget#RECOVERY_REQUESTS}: password recovery requests, per source address
  *     ({@code recovery-requests} over 15 minutes, default 5);</li>
  * <li>{@link #tryRequest}: requests per second of one authenticated client or one valid token
- *     ({@code requests-per-second}, default 5000).</li>
+ *     ({@code requests-per-second}, default 5000);</li>
+ * <li>{@link #sharedBudget}: a feature's own budget per address, with its own setting (the guests one address may
+ *     make at {@code /oauth/invitado.php} in an hour, {@code identity.guests.per-address-hour}, decisions §24).</li>
  * </ul>
  * Addresses are keyed by {@link ClientAddress}. Each key costs one cache entry. A bucket left alone for its
  * whole refill period is full again, the same as no bucket, so it is forgotten then; and each cache holds
@@ -39,7 +43,7 @@ import io.github.bucket4j.local.LocalBucketBuilder;
  * already have: the keys are source addresses, so a flood that evicts N keys comes from N addresses, each with
  * a full budget of its own.
  *
- * <p>Several instances: the failure budgets count as one (decisions §13). Each failure is spent here and
+ * <p>Several instances: the failure budgets and the shared budgets count as one (decisions §13). Each failure is spent here and
  * sent to every other instance ({@link CacheInvalidation#publish}, PostgreSQL NOTIFY), which spends it from
  * its own bucket of that address; checks stay in memory, so a request that fails nothing costs no database
  * round trip. The per-second rate of one client or token is each instance's own: it guards an instance
@@ -79,6 +83,11 @@ public class RateLimits {
 
     /** Topic of the failures other instances spent: {@code <budget> <address>}. */
     static final String FAILURES = "rate-failure";
+    /** Topic of what other instances took from a {@link SharedBudget}: {@code <name> <address>}. */
+    static final String TAKEN = "rate-taken";
+
+    /** The {@link SharedBudget}s of this instance, by name. */
+    private final Map<String, SharedBudget> shared = new ConcurrentHashMap<>();
 
     private final BiConsumer<String, String> toOthers;
 
@@ -93,6 +102,7 @@ public class RateLimits {
     RateLimits(IdentityProperties properties, CacheInvalidation cluster) {
         this(properties, cluster::publish);
         cluster.subscribe(FAILURES, this::failureElsewhere);
+        cluster.subscribe(TAKEN, this::takenElsewhere);
     }
 
     RateLimits(IdentityProperties properties, BiConsumer<String, String> toOthers) {
@@ -116,6 +126,77 @@ public class RateLimits {
      */
     record Time(Ticker ticker, Executor upkeep) {
         static final Time SYSTEM = new Time(Ticker.systemTicker(), ForkJoinPool.commonPool());
+    }
+
+    /** What another instance took from one of the {@link SharedBudget}s. */
+    void takenElsewhere(String message) {
+        int space = message.indexOf(' ');
+        SharedBudget budget = shared.get(message.substring(0, space));
+        if (budget != null) {
+            budget.spend(message.substring(space + 1));
+        }
+    }
+
+    /**
+     * A budget of a feature's own, per address: {@code capacity} takes per {@code period}, refilled gradually (a
+     * token bucket), counted as one on every instance like the failure budgets (each take is sent to the others),
+     * whatever {@code identity.rate-limit.enabled} says (the feature's setting is its switch). Every instance
+     * makes the same budgets at start, under the same names.
+     */
+    public SharedBudget sharedBudget(String name, int capacity, Duration period) {
+        if (name.contains(" ")) {
+            throw new IllegalArgumentException("a budget's name has no space");
+        }
+        return shared.computeIfAbsent(name, n -> new SharedBudget(n, capacity, period));
+    }
+
+    /** One {@link #sharedBudget}: what one address may still take. */
+    public final class SharedBudget {
+
+        private final String name;
+        private final int capacity;
+        private final Duration period;
+        private final Cache<String, Bucket> buckets;
+
+        private SharedBudget(String name, int capacity, Duration period) {
+            this.name = name;
+            this.capacity = capacity;
+            this.period = period;
+            this.buckets = RateLimits.this.buckets(period);
+        }
+
+        private Bucket bucket(String address) {
+            return buckets.get(address, k -> RateLimits.this.bucket()
+                    .addLimit(limit -> limit.capacity(capacity).refillGreedy(capacity, period))
+                    .build());
+        }
+
+        /**
+         * Takes one for {@code address}: 0 when it was taken (and every other instance is told), else the seconds
+         * to wait ({@code Retry-After}) and nothing is taken.
+         */
+        public long take(String address) {
+            var probe = bucket(address).tryConsumeAndReturnRemaining(1);
+            if (!probe.isConsumed()) {
+                return seconds(probe.getNanosToWaitForRefill());
+            }
+            toOthers.accept(TAKEN, name + " " + address);
+            return 0;
+        }
+
+        /** Seconds until {@code address} may take again, or 0 when it may now; nothing is taken. */
+        public long blockedFor(String address) {
+            Bucket bucket = buckets.getIfPresent(address);
+            if (bucket == null || bucket.getAvailableTokens() > 0) {
+                return 0;
+            }
+            return seconds(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill());
+        }
+
+        /** One taken on another instance. */
+        void spend(String address) {
+            bucket(address).tryConsume(1);
+        }
     }
 
     /** A failure another instance spent. */

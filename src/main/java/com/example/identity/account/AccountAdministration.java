@@ -63,7 +63,9 @@ public class AccountAdministration {
         /** The admin's own account: no one disables, demotes or deletes themselves. */
         OWN_ACCOUNT,
         /** It would leave no enabled admin (another admin demoted, disabled or deleted at the same moment). */
-        LAST_ADMIN
+        LAST_ADMIN,
+        /** A new role for a guest (decisions §24): a guest becomes a full account only by keeping its progress. */
+        GUEST_ACCOUNT
     }
 
     /**
@@ -98,7 +100,8 @@ public class AccountAdministration {
      */
     @Transactional
     public Optional<NewAccount> resetPassword(Caller admin, long userId) {
-        return live(userId).filter(u -> u.getId() != admin.userId()).map(u -> {
+        // a guest has no address to log in with (decisions §24): no one-time password for it
+        return live(userId).filter(u -> u.getId() != admin.userId() && !u.isGuest()).map(u -> {
             String password = oneTimePassword();
             Instant now = clock.instant();
             u.resetPassword(passwordEncoder.encode(password), now, now.plus(oneTimePasswordTtl));
@@ -119,8 +122,12 @@ public class AccountAdministration {
      */
     @Transactional
     public boolean changeRole(Caller admin, long userId, Role rol) {
+        if (rol.isGuest()) {
+            return false;
+        }
         admins.lock();
-        return live(userId).filter(u -> u.getId() != admin.userId())
+        // a guest becomes a full account only by keeping its progress, with an address (decisions §24)
+        return live(userId).filter(u -> u.getId() != admin.userId() && !u.isGuest())
                 .filter(u -> rol == Role.ADMIN || admins.remainWithout(u.getId())).map(u -> {
             applyRole(u, rol);
             return true;
@@ -194,6 +201,9 @@ public class AccountAdministration {
         if (u.getId() == admin.userId() && (newRole || newActive)) {
             return AdminOutcome.OWN_ACCOUNT;
         }
+        if (newRole && (u.isGuest() || rol.isGuest())) {
+            return AdminOutcome.GUEST_ACCOUNT;
+        }
         if ((newRole && rol != Role.ADMIN || newActive && !activo) && !admins.remainWithout(u.getId())) {
             return AdminOutcome.LAST_ADMIN;
         }
@@ -246,14 +256,18 @@ public class AccountAdministration {
                 : users.findAllByOrderByIdAsc(query.pageable());
     }
 
-    /** The e-mail addresses of the given accounts (the owners of the rows of one page). */
+    /**
+     * The e-mail addresses of the given accounts (the owners of the rows of one page); a guest, who has none
+     * (decisions §24), as {@code invitado #<id>}.
+     */
     @Transactional(readOnly = true)
     public Map<Long, String> emailsOf(Collection<Long> ids) {
         if (ids.isEmpty()) {
             return Map.of();
         }
         Map<Long, String> emails = new HashMap<>();
-        users.findEmails(ids).forEach(row -> emails.put(row.getId(), row.getCorreo()));
+        users.findEmails(ids).forEach(row -> emails.put(row.getId(),
+                row.getCorreo() == null ? "invitado #" + row.getId() : row.getCorreo()));
         return emails;
     }
 

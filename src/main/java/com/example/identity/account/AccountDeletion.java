@@ -85,10 +85,32 @@ public class AccountDeletion {
         if (!admins.remainWithout(userId)) {
             return Outcome.NOT_ALLOWED;
         }
-        String correo = found.get(0);
+        return deleteLocked(userId, found.get(0), self, self ? "" : " (por un admin)");
+    }
+
+    /**
+     * A guest's account that the retention job found idle (decisions §24, {@code identity.guests.max-idle}): the same
+     * deletion, audited as the job's; nothing when the account is gone or is no longer a guest.
+     */
+    @Transactional
+    public Outcome deleteIdleGuest(long userId) {
+        List<String> found = jdbc.queryForList("select rol from users where id = ? for update", String.class, userId);
+        if (found.isEmpty()) {
+            return Outcome.NOT_FOUND;
+        }
+        if (!Role.INVITADO.value().equals(found.get(0))) {
+            return Outcome.NOT_ALLOWED;
+        }
+        return deleteLocked(userId, null, false, " (invitado sin uso)");
+    }
+
+    /** The deletion itself, the account's row locked; {@code correo} null for a guest, which has no address. */
+    private Outcome deleteLocked(long userId, String correo, boolean self, String note) {
         Instant now = clock.instant();
         Set<String> addresses = new LinkedHashSet<>();
-        addresses.add(correo);
+        if (correo != null) {
+            addresses.add(correo);
+        }
         addresses.addAll(jdbc.queryForList("select new_correo from email_changes where user_id = ? and used_at is not null",
                 String.class, userId));
 
@@ -96,17 +118,18 @@ public class AccountDeletion {
         events.publishEvent(new AccountDeleting(userId, correo));
         entities.flush(); // what the listeners changed through JPA goes first, so that nothing stale is flushed later
 
-        jdbc.update("delete from user_credentials where user_entity_user_id in "
-                + "(select id from user_entities where name = ?)", correo);
-        jdbc.update("delete from user_entities where name = ?", correo);
+        if (correo != null) {
+            jdbc.update("delete from user_credentials where user_entity_user_id in "
+                    + "(select id from user_entities where name = ?)", correo);
+            jdbc.update("delete from user_entities where name = ?", correo);
+        }
         tables.deleteRowsOf(userId);
         jdbc.update("delete from users where id = ?", userId);
         jdbc.update("insert into deleted_users (id, deleted_at) values (?, ?)", userId, Timestamp.from(now));
         entities.clear(); // the account's entities, if any were loaded, are gone
 
         String subject = "usuario #" + userId;
-        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DELETED,
-                subject + (self ? "" : " (por un admin)"), self ? subject : null));
+        events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DELETED, subject + note, self ? subject : null));
         anonymiseAuditAtCommit(subject, addresses);
         events.publishEvent(new AccountDeleted(userId, !self, now));
         return Outcome.DELETED;

@@ -111,10 +111,14 @@ public final class AccountPrincipal implements UserDetails, CredentialsContainer
         return passwordHash;
     }
 
-    /** The login name is the e-mail address. */
+    /**
+     * The login name is the e-mail address; a guest (decisions §24), who has none and never logs in on a page, is
+     * named by its subject ({@code user:<id>}), which no address can be: Spring Authorization Server names the
+     * authorizations of its tokens by it.
+     */
     @Override
     public String getUsername() {
-        return correo;
+        return correo != null ? correo : subject();
     }
 
     @Override

@@ -98,9 +98,9 @@ public class AccountService {
         return account;
     }
 
-    /** How the audit trail names an account: its id and e-mail, never anything secret. */
+    /** How the audit trail names an account: its id and e-mail (a guest: its id, as a guest), never anything secret. */
     static String describe(UserAccount account) {
-        return "usuario #" + account.getId() + " " + account.getCorreo();
+        return "usuario #" + account.getId() + (account.isGuest() ? " (invitado)" : " " + account.getCorreo());
     }
 
     /**

@@ -22,7 +22,8 @@ public class UserAccount {
     @Column(name = "primer_nombre", nullable = false, length = 100)
     private String primerNombre;
 
-    @Column(nullable = false, length = 254, unique = true)
+    /** Null for a guest (decisions §24), who has no address until it is converted; every other account has one. */
+    @Column(length = 254, unique = true)
     private String correo;
 
     @Column(name = "password_hash", nullable = false)
@@ -67,6 +68,48 @@ public class UserAccount {
         this.rol = rol;
         this.enabled = true;
         this.createdAt = now;
+        this.updatedAt = now;
+    }
+
+    /**
+     * A guest player (decisions §24): role {@code invitado}, {@code primer_nombre} {@code Invitado NNNN}, no address,
+     * and a password hash of a random password nobody knows ({@code password_set} false): nothing logs it in on a page.
+     */
+    static UserAccount guest(String primerNombre, String unusablePasswordHash, Instant now) {
+        UserAccount guest = new UserAccount();
+        guest.primerNombre = primerNombre;
+        guest.passwordHash = unusablePasswordHash;
+        guest.passwordSet = false;
+        guest.rol = Role.INVITADO;
+        guest.enabled = true;
+        guest.createdAt = now;
+        guest.updatedAt = now;
+        return guest;
+    }
+
+    /** Whether this is a guest player's account, without an address (decisions §24). */
+    public boolean isGuest() {
+        return rol == Role.INVITADO;
+    }
+
+    /**
+     * A guest becomes a full account (decisions §24): the same id, role {@code user}, the address given (proved when
+     * {@code emailVerified}), the name, and the password chosen at sign-up ({@code passwordHash}, already hashed) or
+     * none of its own (a login with another provider: {@code null}).
+     */
+    void convertFromGuest(String newCorreo, String newPrimerNombre, String chosenPasswordHash, boolean verified,
+            Instant now) {
+        if (!isGuest()) {
+            throw new IllegalStateException("only a guest is converted");
+        }
+        this.correo = normalizeEmail(newCorreo);
+        this.primerNombre = newPrimerNombre;
+        if (chosenPasswordHash != null) {
+            this.passwordHash = chosenPasswordHash;
+            this.passwordSet = true;
+        }
+        this.emailVerified = verified;
+        this.rol = Role.USER;
         this.updatedAt = now;
     }
 

@@ -5,7 +5,10 @@ import java.util.Optional;
 
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Slice;
+import jakarta.persistence.LockModeType;
+
 import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
 
@@ -15,6 +18,11 @@ public interface UserAccountRepository extends JpaRepository<UserAccount, Long> 
     Optional<UserAccount> findByCorreo(String correo);
 
     boolean existsByCorreo(String correo);
+
+    /** An account, its row locked until the transaction ends (a guest's conversion, decisions §24). */
+    @Lock(LockModeType.PESSIMISTIC_WRITE)
+    @Query("select u from UserAccount u where u.id = :id")
+    Optional<UserAccount> lockById(@Param("id") long id);
 
     /** A page of every account, by id (the primary key). */
     Slice<UserAccount> findAllByOrderByIdAsc(Pageable page);

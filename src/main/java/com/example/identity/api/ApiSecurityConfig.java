@@ -53,6 +53,9 @@ class ApiSecurityConfig {
 
     /** The routes for admins only, whose refusals put the role before the CSRF token. */
     private static final RequestMatcher ADMIN_ROUTES = PathPatternRequestMatcher.withDefaults().matcher(Endpoints.API_USERS_ALL);
+    /** Decisions §24: the guest's own route, by bearer token only. */
+    private static final RequestMatcher GUEST_CONVERSION = PathPatternRequestMatcher.withDefaults()
+            .matcher(Endpoints.API_GUEST_CONVERSION);
 
     /**
      * Chain 2a, matches {@code /api/userinfo.php} only, the games' hot path: nothing but the bearer filter
@@ -98,6 +101,8 @@ class ApiSecurityConfig {
             .authorizeHttpRequests(authorize -> authorize
                 // the OpenAPI document (openapi/) describes contracts, no data: anyone may read it
                 .requestMatchers(HttpMethod.GET, Endpoints.API_OPENAPI, Endpoints.API_OPENAPI_YAML).permitAll()
+                // a guest's game, with the guest's access token (decisions §24): the controller checks it
+                .requestMatchers(Endpoints.API_GUEST_CONVERSION).permitAll()
                 // token creation needs a session (a bearer is no session: the controller says so)
                 .requestMatchers(Endpoints.API_CREATE_TOKEN).access(ApiSecurityConfig::developerInGoodStanding)
                 // the management routes (decisions §11): a bearer token must be of scope gestion (§15)
@@ -106,7 +111,8 @@ class ApiSecurityConfig {
                 .requestMatchers(Endpoints.API_USERS_ALL).access(ApiSecurityConfig::administrator)
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts, proofs), CsrfFilter.class)
-            .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer))
+            // the guests' route takes a bearer token only, never a session: nothing for CSRF to protect
+            .csrf(csrf -> csrf.ignoringRequestMatchers(BearerTokenFilter::presentsBearer, GUEST_CONVERSION))
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             // an ended session (account disabled or role changed) is deleted from the database
             // (session/SessionConfig): no session at all, on every instance

@@ -33,6 +33,9 @@ import com.example.identity.webhooks.Webhooks;
 @RestController
 class ClientManagementController {
 
+    /** Decisions §24: {@code invitados} is {@code true} or {@code false} (absent: false). */
+    static final String BAD_GUESTS = "invitados inválido: true o false";
+
     private final ClientService clients;
     private final ClientLogoutUris logoutUris;
     private final Webhooks webhooks;
@@ -69,17 +72,23 @@ class ClientManagementController {
         // decisions §28: the application requires pushed authorization requests, DPoP-bound tokens
         var constraints = new SenderConstraints(FormFields.flag(request, "par_obligatorio"),
                 FormFields.flag(request, "dpop_obligatorio"));
+        // decisions §24: a nativa or dispositivo application may accept guest players
+        boolean guests = switch (FormFields.single(request, "invitados")) {
+            case "", "false" -> false;
+            case "true" -> true;
+            default -> throw ApiProblem.badRequest(BAD_GUESTS);
+        };
         try {
             // decisions §21: where the application's webhooks go (optional), checked before anything is made
             var webhookUrl = webhooks.check(FormFields.single(request, "webhook_url"));
             // decisions §20: where the logout tokens of Back-Channel Logout go (optional)
             var created = clients.register(caller.userId(), name, redirectUri,
                     logoutValues == null ? List.of() : List.of(logoutValues), type,
-                    FormFields.single(request, "backchannel_logout_uri"), constraints);
+                    FormFields.single(request, "backchannel_logout_uri"), constraints, guests);
             String webhookSecret = webhookUrl.map(url -> webhooks.register(created.clientId(), url)).orElse(null);
             return ApiJson.ok(new Created(true, new CreatedClient(created.clientId(), created.clientSecret(), created.name(),
                     created.redirectUri(), type.value(), logoutUris.of(created.clientId()),
-                    Requirements.of(constraints), webhookUrl.orElse(null), webhookSecret)));
+                    Requirements.of(constraints), guests, webhookUrl.orElse(null), webhookSecret)));
         }
         catch (ClientService.InvalidRegistrationException | Webhooks.InvalidWebhookUrlException e) {
             throw ApiProblem.badRequest(e.getMessage());
@@ -105,19 +114,21 @@ class ClientManagementController {
     /**
      * The documented fields, then {@code type} (decisions §16: {@code web}, {@code nativa} or
      * {@code dispositivo}), the registered {@code post_logout_redirect_uris} (§12.7; an array, maybe empty),
-     * {@code par_obligatorio} and {@code dpop_obligatorio} (§28).
+     * {@code par_obligatorio} and {@code dpop_obligatorio} (§28), and {@code invitados} (§24: whether it accepts guest
+     * players).
      */
     @JsonPropertyOrder({ "client_id", "name", "redirect_uri", "created_at", "revoked", "type", "post_logout_redirect_uris",
-            "requirements" })
+            "requirements", "invitados" })
     record ClientView(@JsonProperty("client_id") String clientId, String name,
             @JsonProperty("redirect_uri") String redirectUri, @JsonProperty("created_at") String createdAt,
             boolean revoked, String type, @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris,
-            @JsonUnwrapped Requirements requirements) {
+            @JsonUnwrapped Requirements requirements, boolean invitados) {
 
         static ClientView of(OAuthClient client, List<String> postLogoutRedirectUris) {
             return new ClientView(client.getClientId(), client.getName(), client.getRedirectUri(),
                     TokenManagementController.iso(client.getCreatedAt()), client.isRevoked(), client.getType().value(),
-                    postLogoutRedirectUris, new Requirements(client.requiresPushedRequests(), client.requiresDPoP()));
+                    postLogoutRedirectUris, new Requirements(client.requiresPushedRequests(), client.requiresDPoP()),
+                    client.acceptsGuests());
         }
     }
 
@@ -136,17 +147,17 @@ class ClientManagementController {
 
     /**
      * The documented fields, then {@code type}, {@code post_logout_redirect_uris} (as registered: repeats
-     * once, in the order of the addresses), {@code par_obligatorio} and {@code dpop_obligatorio} (decisions §28); a
-     * native application's {@code client_secret} is null (it has none). With a {@code webhook_url} (decisions §21),
-     * it and the webhook's {@code webhook_secret} ({@code whsec_...}, shown this once) follow; without one, neither
-     * field is there.
+     * once, in the order of the addresses), {@code par_obligatorio} and {@code dpop_obligatorio} (decisions §28) and
+     * {@code invitados} (§24); a native application's {@code client_secret} is null (it has none). With a
+     * {@code webhook_url} (decisions §21), it and the webhook's {@code webhook_secret} ({@code whsec_...}, shown this
+     * once) follow; without one, neither field is there.
      */
     @JsonPropertyOrder({ "client_id", "client_secret", "name", "redirect_uri", "type", "post_logout_redirect_uris",
-            "requirements", "webhook_url", "webhook_secret" })
+            "requirements", "invitados", "webhook_url", "webhook_secret" })
     record CreatedClient(@JsonProperty("client_id") String clientId, @JsonProperty("client_secret") String clientSecret,
             String name, @JsonProperty("redirect_uri") String redirectUri, String type,
             @JsonProperty("post_logout_redirect_uris") List<String> postLogoutRedirectUris,
-            @JsonUnwrapped Requirements requirements,
+            @JsonUnwrapped Requirements requirements, boolean invitados,
             @JsonProperty("webhook_url") @JsonInclude(JsonInclude.Include.NON_NULL) String webhookUrl,
             @JsonProperty("webhook_secret") @JsonInclude(JsonInclude.Include.NON_NULL) String webhookSecret) {
     }

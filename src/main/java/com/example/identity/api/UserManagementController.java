@@ -1,6 +1,5 @@
 package com.example.identity.api;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -41,6 +40,8 @@ class UserManagementController {
     static final String OWN_UPDATE = "No puedes cambiar tu propio rol ni desactivar tu cuenta";
     static final String OWN_DELETE = "No puedes eliminar tu propia cuenta";
     static final String LAST_ADMIN = "Debe quedar al menos un admin activo";
+    /** Decisions §24: a guest becomes a full account only by keeping its progress from the game. */
+    static final String GUEST_ROLE = "Una cuenta de invitado no cambia de rol: se convierte desde el juego";
 
     private final AccountAdministration administration;
 
@@ -119,11 +120,12 @@ class UserManagementController {
             case NOT_FOUND -> throw ApiProblem.notFound(NOT_FOUND);
             case OWN_ACCOUNT -> throw ApiProblem.conflict(own);
             case LAST_ADMIN -> throw ApiProblem.conflict(LAST_ADMIN);
+            case GUEST_ACCOUNT -> throw ApiProblem.conflict(GUEST_ROLE);
         };
     }
 
     private static Role role(String value) {
-        return Arrays.stream(Role.values()).filter(r -> r.value().equals(value)).findFirst()
+        return Role.ASSIGNABLE.stream().filter(r -> r.value().equals(value)).findFirst()
                 .orElseThrow(() -> ApiProblem.badRequest(BAD_ROLE));
     }
 

@@ -90,7 +90,11 @@ public record AuditEvent(Type type, String subject, String actor) {
         /** An identity of another provider linked to an account (decisions §19). */
         IDENTITY_LINKED("Cuenta externa vinculada"),
         /** An identity of another provider unlinked from an account (decisions §19). */
-        IDENTITY_UNLINKED("Cuenta externa desvinculada");
+        IDENTITY_UNLINKED("Cuenta externa desvinculada"),
+        /** A game made a guest player's account at /oauth/invitado.php (decisions §24). */
+        GUEST_CREATED("Invitado creado"),
+        /** A guest kept its progress: the same account became a full one (decisions §24). */
+        GUEST_CONVERTED("Invitado convertido en cuenta");
 
         private final String label;
 

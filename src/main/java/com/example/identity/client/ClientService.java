@@ -15,7 +15,6 @@ import com.example.identity.common.ListQuery;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.outbound.OutboundSettings;
-import com.example.identity.outbound.ReceiverAddresses;
 
 /**
  * OAuth applications: register, rotate the secret, revoke. The dashboard, the management routes and
@@ -24,6 +23,9 @@ import com.example.identity.outbound.ReceiverAddresses;
  */
 @Service
 public class ClientService {
+
+    /** Decisions §24: {@code invitados} for an application that is not {@code nativa} or {@code dispositivo}. */
+    public static final String GUESTS_ONLY_PUBLIC = "Solo las aplicaciones de tipo nativa o dispositivo admiten invitados";
 
     private final OAuthClientRepository clients;
     private final ClientLogoutUris logoutUris;
@@ -89,57 +91,31 @@ public class ClientService {
                 SenderConstraints.NONE);
     }
 
-    /**
-     * As above, with what the application requires of its own requests (decisions §28): pushed authorization
-     * requests ({@code par_obligatorio}, {@code web} and {@code nativa} only) and DPoP-bound tokens
-     * ({@code dpop_obligatorio}, not a {@code servidor}).
-     */
+    /** As below, for an application that accepts no guests. */
     @Transactional
     public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
             ClientType type, String backChannelLogoutUri, SenderConstraints constraints) {
+        return register(ownerId, name, redirectUri, postLogoutRedirectUris, type, backChannelLogoutUri, constraints,
+                false);
+    }
+
+    /**
+     * As above, with what the application requires of its own requests (decisions §28): pushed authorization
+     * requests ({@code par_obligatorio}, {@code web} and {@code nativa} only) and DPoP-bound tokens
+     * ({@code dpop_obligatorio}, not a {@code servidor}); and whether it accepts guest players ({@code guests},
+     * {@code POST /oauth/invitado.php}, decisions §24: {@code nativa} and {@code dispositivo} only).
+     */
+    @Transactional
+    public NewCredentials register(long ownerId, String name, String redirectUri, List<String> postLogoutRedirectUris,
+            ClientType type, String backChannelLogoutUri, SenderConstraints constraints, boolean guests) {
         constraints.check(type);
-        String backChannel = backChannelLogoutUri == null || backChannelLogoutUri.isEmpty() ? null : backChannelLogoutUri;
-        if (backChannel != null) {
-            if (!type.hasRedirectUri()) {
-                throw new InvalidRegistrationException("backchannel_logout_uri",
-                        "Una aplicación de tipo dispositivo no tiene backchannel_logout_uri");
-            }
-            RedirectUriRule.problemWith(backChannel).ifPresent(problem -> {
-                throw new InvalidRegistrationException("backchannel_logout_uri",
-                        problem.replace("redirect_uri", "backchannel_logout_uri"));
-            });
-            if (ReceiverAddresses.refusedHost(java.net.URI.create(backChannel).getHost(), outbound.allowLoopback())) {
-                throw new InvalidRegistrationException("backchannel_logout_uri",
-                        "backchannel_logout_uri inválido: no puede apuntar a una dirección local o privada");
-            }
+        if (guests && !type.isPublic()) {
+            throw new InvalidRegistrationException("invitados", GUESTS_ONLY_PUBLIC);
         }
+        String backChannel = RegistrationUris.backChannel(backChannelLogoutUri, type, outbound.allowLoopback());
         String cleanName = validName(name);
-        if (!type.hasRedirectUri()) {
-            // RFC 8628: a console is never redirected to, the user approves it at /activar; a server logs
-            // nobody in (decisions §21)
-            if (redirectUri != null && !redirectUri.isEmpty()) {
-                throw new InvalidRegistrationException("redirect_uri",
-                        "Una aplicación de tipo " + type.value() + " no tiene redirect_uri");
-            }
-            redirectUri = null;
-        }
-        else if (type.isPublic()) {
-            RedirectUriRule.nativeProblemWith(redirectUri).ifPresent(problem -> {
-                throw new InvalidRegistrationException("redirect_uri", problem);
-            });
-        }
-        else {
-            validRedirectUri(redirectUri);
-        }
-        var logoutUris = new java.util.LinkedHashSet<>(postLogoutRedirectUris);
-        if (logoutUris.size() > ClientLogoutUris.MAX) {
-            throw new InvalidRegistrationException("post_logout_redirect_uri",
-                    "Como máximo " + ClientLogoutUris.MAX + " post_logout_redirect_uri");
-        }
-        logoutUris.forEach(uri -> RedirectUriRule.problemWith(uri).ifPresent(problem -> {
-            throw new InvalidRegistrationException("post_logout_redirect_uri",
-                    problem.replace("redirect_uri", "post_logout_redirect_uri"));
-        }));
+        redirectUri = RegistrationUris.redirectUri(redirectUri, type);
+        var logoutUris = RegistrationUris.logoutUris(postLogoutRedirectUris);
         NewCredentials created = save(ownerId, cleanName, redirectUri, newClientId(),
                 type.isPublic() ? null : Secrets.randomHex(32), type);
         this.logoutUris.add(created.clientId(), logoutUris);
@@ -148,6 +124,9 @@ public class ClientService {
         }
         if (!constraints.equals(SenderConstraints.NONE)) {
             clients.findByClientId(created.clientId()).orElseThrow().require(constraints);
+        }
+        if (guests) {
+            clients.findByClientId(created.clientId()).orElseThrow().acceptGuests();
         }
         events.publishEvent(new AuditEvent(AuditEvent.Type.CLIENT_CREATED, created.clientId()));
         return created;
@@ -305,12 +284,6 @@ public class ClientService {
             });
         });
         return Names.clean(name);
-    }
-
-    private static void validRedirectUri(String redirectUri) {
-        RedirectUriRule.problemWith(redirectUri).ifPresent(problem -> {
-            throw new InvalidRegistrationException("redirect_uri", problem);
-        });
     }
 
     private static String newClientId() {

@@ -41,6 +41,8 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
     public static final String PAR_REQUIRED = "identity.client.par-required";
     /** Client setting: its tokens must be bound to a DPoP key ({@code dpop_obligatorio}, decisions §28). */
     public static final String DPOP_REQUIRED = "identity.client.dpop-required";
+    /** Client setting: the application accepts guest players (decisions §24). */
+    public static final String GUESTS = "identity.client.guests";
     /** How long another instance's rotation or revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
     /** Topic of this cache in {@link CacheInvalidation}; the key is the client id. */
@@ -145,6 +147,11 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(DPOP_REQUIRED));
     }
 
+    /** Whether the application accepts guest players ({@code POST /oauth/invitado.php}, decisions §24). */
+    public static boolean acceptsGuests(RegisteredClient client) {
+        return Boolean.TRUE.equals(client.getClientSettings().getSetting(GUESTS));
+    }
+
     public static boolean isFirstParty(RegisteredClient client) {
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(FIRST_PARTY));
     }
@@ -200,6 +207,7 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                         .setting(OWNER, client.getOwnerId())
                         .setting(PAR_REQUIRED, client.requiresPushedRequests())
                         .setting(DPOP_REQUIRED, client.requiresDPoP())
+                        .setting(GUESTS, client.acceptsGuests())
                         .build())
                 .tokenSettings(tokenSettings)
                 .build();

@@ -91,6 +91,21 @@ public class OAuthClient {
         this.dpopRequired = constraints.dpop();
     }
 
+    /** Whether the application accepts guest players (decisions §24): {@code nativa} and {@code dispositivo} only. */
+    @Column(nullable = false)
+    private boolean guests;
+
+    public boolean acceptsGuests() {
+        return guests;
+    }
+
+    void acceptGuests() {
+        if (!type.isPublic()) {
+            throw new IllegalStateException("only native and device applications accept guests");
+        }
+        this.guests = true;
+    }
+
     public String getBackChannelLogoutUri() {
         return backChannelLogoutUri;
     }

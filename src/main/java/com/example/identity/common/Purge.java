@@ -31,7 +31,12 @@ public interface Purge {
          * DPoP proofs that can no longer be accepted, and pushed authorization requests past their minute (no
          * setting: the cutoff is now).
          */
-        SEEN_PROOFS
+        SEEN_PROOFS,
+        /**
+         * Guest players idle longer than {@code identity.guests.max-idle}, deleted as any account (decisions §24): the
+         * setting is the guests' own, so the cutoff given is now.
+         */
+        IDLE_GUESTS
     }
 
     /** The kind of rows this purge forgets. */

@@ -34,6 +34,11 @@ public final class Secrets {
         return b;
     }
 
+    /** A uniform random number from 0 to {@code bound} - 1 (a guest's four digits, decisions §24). */
+    public static int randomInt(int bound) {
+        return RANDOM.nextInt(bound);
+    }
+
     /** {@code bytes} random bytes as URL-safe Base64 without padding (4 characters per 3 bytes). */
     public static String randomUrlSafe(int bytes) {
         byte[] b = new byte[bytes];

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -87,7 +86,7 @@ class AdminController {
         var now = clock.instant();
         model.addAttribute("me", admin);
         model.addAttribute("users", users.getContent());
-        model.addAttribute("roles", Arrays.stream(Role.values()).map(Role::value).toList());
+        model.addAttribute("roles", Role.ASSIGNABLE.stream().map(Role::value).toList());
         model.addAttribute("tokens", tokenPage.getContent().stream()
                 .map(t -> Views.TokenRow.of(t, now, owner.apply(t.getUserId()))).toList());
         model.addAttribute("clients", Views.ClientRow.of(clientPage.getContent(), c -> owner.apply(c.getOwnerId()),
@@ -253,6 +252,6 @@ class AdminController {
     }
 
     private static Role role(String value) {
-        return Arrays.stream(Role.values()).filter(r -> r.value().equals(value)).findFirst().orElse(null);
+        return Role.ASSIGNABLE.stream().filter(r -> r.value().equals(value)).findFirst().orElse(null);
     }
 }

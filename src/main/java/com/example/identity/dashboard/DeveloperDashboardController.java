@@ -1,14 +1,18 @@
 package com.example.identity.dashboard;
 
 import java.time.Clock;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+
+import jakarta.validation.Valid;
 
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.validation.BindingResult;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
@@ -109,43 +113,35 @@ class DeveloperDashboardController {
         return "redirect:" + backTo(back) + "#tokens";
     }
 
+    /**
+     * Registers an application from the page's form ({@link ClientForm}, bound and validated as spring-petclinic's
+     * forms are): its credentials in this answer, or the same page again with the field's message and the values
+     * typed.
+     */
     @PostMapping("/dashboard/clients/create")
-    String createClient(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String name,
-            @RequestParam(name = "redirect_uri", required = false) String redirectUri,
-            @RequestParam(name = "post_logout_redirect_uris", required = false) String logoutUris,
-            @RequestParam(required = false) String type,
-            @RequestParam(name = "backchannel_logout_uri", required = false) String backChannelLogoutUri,
-            @RequestParam(name = "webhook_url", required = false) String webhookUrl,
-            @RequestParam(name = "par_obligatorio", defaultValue = "false") boolean parRequired,
-            @RequestParam(name = "dpop_obligatorio", defaultValue = "false") boolean dpopRequired, Model model,
-            RedirectAttributes redirect) {
-        try {
-            // one address per line (decisions §12.7); blank lines ignored
-            List<String> logout = logoutUris == null ? List.of()
-                    : logoutUris.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
-            ClientType clientType = type == null || type.isEmpty() ? ClientType.WEB : ClientType.parse(type)
-                    .orElseThrow(() -> new ClientService.InvalidRegistrationException("type", "Tipo inválido: web, nativa, dispositivo o servidor"));
-            Optional<String> webhook = checkedWebhookUrl(webhookUrl);
-            // decisions §28: the application requires pushed authorization requests, DPoP-bound tokens
-            var created = clients.register(user.id(), name, redirectUri, logout, clientType, backChannelLogoutUri,
-                    new SenderConstraints(parRequired, dpopRequired));
-            model.addAttribute("newClient", created);
-            model.addAttribute("newClientType", clientType.value());
-            // the webhook's secret, as the client's, only in this answer
-            webhook.ifPresent(url -> model.addAttribute("newWebhookSecret", webhooks.register(created.clientId(), url)));
-            return dashboard(user, model);
+    String createClient(@AuthenticationPrincipal AccountPrincipal user,
+            @Valid @ModelAttribute("registration") ClientForm form, BindingResult checked, Model model) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        checked.getFieldErrors().forEach(e -> errors.putIfAbsent(ClientForm.fieldOf(e.getField()), e.getDefaultMessage()));
+        if (errors.isEmpty()) {
+            try {
+                Optional<String> webhook = checkedWebhookUrl(form.webhookUrl());
+                // decisions §28: pushed authorization requests, DPoP-bound tokens; §24: guest players
+                var created = clients.register(user.id(), form.name(), form.redirectUri(), form.logoutUris(),
+                        form.clientType(), form.backChannelLogoutUri(), form.constraints(), form.acceptsGuests());
+                model.addAttribute("newClient", created);
+                model.addAttribute("newClientType", form.clientType().value());
+                // the webhook's secret, as the client's, only in this answer
+                webhook.ifPresent(url -> model.addAttribute("newWebhookSecret", webhooks.register(created.clientId(), url)));
+                return dashboard(user, model);
+            }
+            catch (ClientService.InvalidRegistrationException e) {
+                errors.put(e.field(), e.getMessage());
+            }
         }
-        catch (ClientService.InvalidRegistrationException e) {
-            redirect.addFlashAttribute("clientErrors", Map.of(e.field(), e.getMessage()));
-            redirect.addFlashAttribute("clientForm", Map.of("name", name == null ? "" : name,
-                    "redirect_uri", redirectUri == null ? "" : redirectUri,
-                    "post_logout_redirect_uris", logoutUris == null ? "" : logoutUris,
-                    "type", type == null ? "web" : type,
-                    "backchannel_logout_uri", backChannelLogoutUri == null ? "" : backChannelLogoutUri,
-                    "webhook_url", webhookUrl == null ? "" : webhookUrl,
-                    "par_obligatorio", parRequired, "dpop_obligatorio", dpopRequired));
-            return "redirect:" + Endpoints.DEVELOPER_DASHBOARD + "#clients";
-        }
+        model.addAttribute("clientErrors", errors);
+        model.addAttribute("clientForm", form.asTyped());
+        return dashboard(user, model);
     }
 
     private Optional<String> checkedWebhookUrl(String webhookUrl) {

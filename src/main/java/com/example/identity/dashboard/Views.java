@@ -41,15 +41,19 @@ final class Views {
         }
     }
 
-    /** {@code type}: web, nativa or dispositivo; {@code postLogoutRedirectUris}: those registered, maybe none. */
+    /**
+     * {@code type}: web, nativa or dispositivo; {@code postLogoutRedirectUris}: those registered, maybe none;
+     * {@code guests}: it accepts guest players (decisions §24).
+     */
     record ClientRow(String clientId, String name, String redirectUri, String created, String state, boolean active,
-            long ownerId, String owner, boolean firstParty, String type, List<String> postLogoutRedirectUris) {
+            long ownerId, String owner, boolean firstParty, String type, List<String> postLogoutRedirectUris,
+            boolean guests) {
 
         static ClientRow of(OAuthClient client, String owner, List<String> postLogoutRedirectUris) {
             return new ClientRow(client.getClientId(), client.getName(), client.getRedirectUri(),
                     when(client.getCreatedAt()), client.isRevoked() ? "Revocada" : "Activa", !client.isRevoked(),
                     client.getOwnerId(), owner, client.isFirstParty(), client.getType().value(),
-                    postLogoutRedirectUris == null ? List.of() : postLogoutRedirectUris);
+                    postLogoutRedirectUris == null ? List.of() : postLogoutRedirectUris, client.acceptsGuests());
         }
 
         /** Rows of {@code clients}, each with its logout addresses, read in one query. */

@@ -40,6 +40,7 @@ import com.example.identity.oauth.authorize.IdTokenHints;
 import com.example.identity.oauth.device.DeviceAuthorizationEndpointCustomizer;
 import com.example.identity.oauth.device.DeviceAuthorizationStart;
 import com.example.identity.oauth.error.TokenResponses;
+import com.example.identity.oauth.guest.GuestEndpointCustomizer;
 import com.example.identity.oauth.metadata.DiscoveryDocument;
 import com.example.identity.oauth.metadata.MetadataEndpointsCustomizer;
 import com.example.identity.oauth.par.PushedAuthorizationRequestEndpointCustomizer;
@@ -70,11 +71,12 @@ import com.example.identity.apitoken.ApiTokenValidator;
 /**
  * The first chain: Spring Authorization Server, matching only its endpoints ({@link Endpoints#AUTHORIZATION_SERVER}:
  * authorization, token, key set, discovery, UserInfo, revocation, introspection, device authorization, pushed
- * authorization requests). Every
+ * authorization requests, guests). Every
  * difference from a stock server is one of its extension points, each in its own class, plugged in by one
  * customizer per endpoint: the token endpoint ({@link TokenEndpointCustomizer}), client authentication
  * ({@link ClientAuthenticationCustomizer}), device authorization ({@link DeviceAuthorizationEndpointCustomizer}),
- * pushed authorization requests ({@link PushedAuthorizationRequestEndpointCustomizer}), revocation and introspection
+ * pushed authorization requests ({@link PushedAuthorizationRequestEndpointCustomizer}), guest players
+ * ({@link GuestEndpointCustomizer}, decisions §24), revocation and introspection
  * ({@link RevocationIntrospectionCustomizer}), the authorization endpoint
  * ({@link AuthorizationEndpointCustomizer}), UserInfo ({@link UserInfoEndpointCustomizer}), discovery and the key
  * set ({@link MetadataEndpointsCustomizer}). The beans below are the steps they plug in; hex access tokens
@@ -101,12 +103,14 @@ class AuthorizationServerConfig {
             ClientAuthenticationCustomizer clientAuthentication, DeviceAuthorizationEndpointCustomizer deviceEndpoint,
             RevocationIntrospectionCustomizer revocationIntrospection, AuthorizationEndpointCustomizer authorizeEndpoint,
             UserInfoEndpointCustomizer userInfoEndpoint, MetadataEndpointsCustomizer metadataEndpoints,
-            PushedAuthorizationRequestEndpointCustomizer pushedRequests) throws Exception {
+            PushedAuthorizationRequestEndpointCustomizer pushedRequests, GuestEndpointCustomizer guestEndpoint)
+            throws Exception {
         http.securityMatcher(Endpoints.AUTHORIZATION_SERVER);
         tokenEndpoint.customize(http);
         clientAuthentication.customize(http);
         deviceEndpoint.customize(http);
         pushedRequests.customize(http);
+        guestEndpoint.customize(http);
         revocationIntrospection.customize(http);
         authorizeEndpoint.customize(http);
         userInfoEndpoint.customize(http);
@@ -126,7 +130,7 @@ class AuthorizationServerConfig {
             .addFilterBefore(new WithoutSession(Endpoints.SESSIONLESS), SecurityContextHolderFilter.class)
             .addFilterBefore(new StandardMethodCheck(Map.of(Endpoints.USERINFO, new LinkedHashSet<>(List.of("GET", "POST")),
                     Endpoints.REVOKE, Set.of("POST"), Endpoints.INTROSPECT, Set.of("POST"), Endpoints.DEVICE, Set.of("POST"),
-                    Endpoints.PAR, Set.of("POST"))),
+                    Endpoints.PAR, Set.of("POST"), Endpoints.GUEST, Set.of("POST"))),
                     SecurityContextHolderFilter.class)
             .exceptionHandling(ex -> ex.authenticationEntryPoint(new LoginRedirectEntryPoint()))
             .requestCache(cache -> cache.disable())

@@ -36,7 +36,7 @@ public final class RequestedClaims {
     public static final String ACR_MFA = "mfa";
 
     /** User claims an id_token or a UserInfo answer gets on request even without the scope that usually brings them. */
-    public static final Set<String> KNOWN = Set.of("email", "email_verified", "name", "given_name");
+    public static final Set<String> KNOWN = Set.of("email", "email_verified", "name", "given_name", "invitado");
 
     /** Longest {@code claims} value read; a longer one is refused. */
     public static final int MAX_LENGTH = 4096;

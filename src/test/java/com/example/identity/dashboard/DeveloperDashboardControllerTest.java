@@ -2,6 +2,7 @@ package com.example.identity.dashboard;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.mock;
@@ -154,7 +155,7 @@ class DeveloperDashboardControllerTest {
         var created = new ClientService.NewCredentials("tienda-1", "s3cr3t", "Tienda", "https://tienda.example.com/cb");
         when(clients.register(7, "Tienda", "https://tienda.example.com/cb",
                 List.of("https://tienda.example.com/a", "https://tienda.example.com/b"), ClientType.WEB, null,
-                SenderConstraints.NONE)).thenReturn(created);
+                SenderConstraints.NONE, false)).thenReturn(created);
         mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
                 .param("post_logout_redirect_uris", " https://tienda.example.com/a\r\n\r\nhttps://tienda.example.com/b \n")
                 .with(user(DEV)).with(csrf()))
@@ -165,15 +166,21 @@ class DeveloperDashboardControllerTest {
     }
 
     @Test
-    void aRefusedRegistrationKeepsTheForm() throws Exception {
+    void aRefusedRegistrationShowsTheSamePageAgainWithTheFieldsMessageAndTheForm() throws Exception {
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
         mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
                 .param("type", "consola").with(user(DEV)).with(csrf()))
-            .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
-            .andExpect(flash().attribute("clientErrors", Map.of("type", "Tipo inválido: web, nativa, dispositivo o servidor")))
-            .andExpect(flash().attribute("clientForm", Map.of("name", "Tienda", "redirect_uri", "https://tienda.example.com/cb",
+            .andExpect(status().isOk())
+            .andExpect(view().name("dashboard/developer"))
+            .andExpect(model().attribute("clientErrors", Map.of("type", "Tipo inválido: web, nativa, dispositivo o servidor")))
+            .andExpect(model().attribute("clientForm", Map.of("name", "Tienda", "redirect_uri", "https://tienda.example.com/cb",
                     "post_logout_redirect_uris", "", "type", "consola", "backchannel_logout_uri", "", "webhook_url", "",
-                    "par_obligatorio", false, "dpop_obligatorio", false)));
-        verify(clients, never()).register(anyLong(), any(), any(), any(), any(), any(), any(SenderConstraints.class));
+                    "par_obligatorio", false, "dpop_obligatorio", false, "invitados", false)))
+            .andExpect(content().string(containsString("Tipo inválido: web, nativa, dispositivo o servidor")))
+            // a reload of the answer is a GET of the page, never the POST again
+            .andExpect(content().string(containsString("data-shown-once=\"/dashboard/developer.php#clients\"")));
+        verify(clients, never()).register(anyLong(), any(), any(), any(), any(), any(), any(SenderConstraints.class),
+                anyBoolean());
     }
 
     /** Decisions §28: the two boxes of the form say what the application requires; a refusal keeps them ticked. */
@@ -182,24 +189,24 @@ class DeveloperDashboardControllerTest {
         when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
         var created = new ClientService.NewCredentials("lanzador-1", null, "Lanzador", "http://127.0.0.1/cb");
         when(clients.register(7, "Lanzador", "http://127.0.0.1/cb", List.of(), ClientType.NATIVE, null,
-                new SenderConstraints(true, true))).thenReturn(created);
+                new SenderConstraints(true, true), false)).thenReturn(created);
         mvc.perform(post("/dashboard/clients/create").param("name", "Lanzador").param("redirect_uri", "http://127.0.0.1/cb")
                 .param("type", "nativa").param("par_obligatorio", "true").param("dpop_obligatorio", "true")
                 .with(user(DEV)).with(csrf()))
             .andExpect(status().isOk())
             .andExpect(model().attribute("newClient", created));
 
-        when(clients.register(7, "Consola", "", List.of(), ClientType.DEVICE, null, new SenderConstraints(true, false)))
-                .thenThrow(new ClientService.InvalidRegistrationException("par_obligatorio", "Solo las aplicaciones de "
+        when(clients.register(7, "Consola", "", List.of(), ClientType.DEVICE, null, new SenderConstraints(true, false),
+                false)).thenThrow(new ClientService.InvalidRegistrationException("par_obligatorio", "Solo las aplicaciones de "
                         + "tipo web o nativa envían solicitudes de autorización: par_obligatorio no se aplica"));
         mvc.perform(post("/dashboard/clients/create").param("name", "Consola").param("redirect_uri", "")
                 .param("type", "dispositivo").param("par_obligatorio", "true").with(user(DEV)).with(csrf()))
-            .andExpect(redirectedUrl("/dashboard/developer.php#clients"))
-            .andExpect(flash().attribute("clientErrors", Map.of("par_obligatorio", "Solo las aplicaciones de tipo web o "
+            .andExpect(status().isOk())
+            .andExpect(model().attribute("clientErrors", Map.of("par_obligatorio", "Solo las aplicaciones de tipo web o "
                     + "nativa envían solicitudes de autorización: par_obligatorio no se aplica")))
-            .andExpect(flash().attribute("clientForm", Map.of("name", "Consola", "redirect_uri", "",
+            .andExpect(model().attribute("clientForm", Map.of("name", "Consola", "redirect_uri", "",
                     "post_logout_redirect_uris", "", "type", "dispositivo", "backchannel_logout_uri", "", "webhook_url", "",
-                    "par_obligatorio", true, "dpop_obligatorio", false)));
+                    "par_obligatorio", true, "dpop_obligatorio", false, "invitados", false)));
     }
 
     @Test
@@ -211,6 +218,34 @@ class DeveloperDashboardControllerTest {
         mvc.perform(get("/dashboard/developer.php").param("ui_locales", "en").header("Accept-Language", "en")
                 .with(user(DEV)))
             .andExpect(content().string(containsString("Require DPoP")));
+    }
+
+    @Test
+    void aServiceRefusalIsShownUnderItsFieldWithTheValuesTyped() throws Exception {
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
+        when(clients.register(7, "Tienda", "https://tienda.example.com/cb", List.of(), ClientType.WEB, null,
+                SenderConstraints.NONE, true))
+                .thenThrow(new ClientService.InvalidRegistrationException("invitados", ClientService.GUESTS_ONLY_PUBLIC));
+        mvc.perform(post("/dashboard/clients/create").param("name", "Tienda").param("redirect_uri", "https://tienda.example.com/cb")
+                .param("invitados", "true").with(user(DEV)).with(csrf()))
+            .andExpect(status().isOk())
+            .andExpect(model().attribute("clientErrors", Map.of("invitados",
+                    "Solo las aplicaciones de tipo nativa o dispositivo admiten invitados")))
+            .andExpect(content().string(containsString("id=\"client-guests-error\"")))
+            .andExpect(content().string(containsString("Solo las aplicaciones de tipo nativa o dispositivo admiten invitados")));
+    }
+
+    @Test
+    void theGuestsBoxRegistersANativeApplicationThatAcceptsGuests() throws Exception {
+        when(clock.instant()).thenReturn(Instant.parse("2025-05-05T10:00:00Z"));
+        var created = new ClientService.NewCredentials("juego-1", null, "Juego", "http://127.0.0.1/cb");
+        when(clients.register(7, "Juego", "http://127.0.0.1/cb", List.of(), ClientType.NATIVE, null, SenderConstraints.NONE,
+                true)).thenReturn(created);
+        mvc.perform(post("/dashboard/clients/create").param("name", "Juego").param("redirect_uri", "http://127.0.0.1/cb")
+                .param("type", "nativa").param("invitados", "true").with(user(DEV)).with(csrf()))
+            .andExpect(status().isOk())
+            .andExpect(model().attribute("newClient", created))
+            .andExpect(model().attribute("newClientType", "nativa"));
     }
 
     @Test

@@ -34,7 +34,7 @@ class PageTextsTest {
             "registration/Registrations.java", "deviceflow/ActivationController.java", "federation/SecurityPageLinks.java",
             "federation/LoginPageProviders.java", "oauth/logout/LogoutEndpoint.java", "consent/ConsentController.java",
             "account/AccountService.java", "account/AccountAdministration.java", "account/EmailChanges.java",
-            "client/ClientService.java", "client/RedirectUriRule.java", "common/ListQuery.java", "web/ErrorPages.java");
+            "client/ClientService.java", "client/RegistrationUris.java", "client/RedirectUriRule.java", "common/ListQuery.java", "web/ErrorPages.java");
 
     /**
      * Texts of those classes that no page shows: audit subjects, the key states the template maps itself, an OAuth

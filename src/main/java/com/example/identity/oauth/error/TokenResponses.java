@@ -102,13 +102,13 @@ public class TokenResponses implements AuthenticationSuccessHandler, Authenticat
     }
 
     /**
-     * {@code /oauth/revoke.php}, {@code /oauth/introspect.php}, {@code /oauth/device.php}, {@code /oauth/par.php}: every
-     * answer in the RFCs' shape.
+     * {@code /oauth/revoke.php}, {@code /oauth/introspect.php}, {@code /oauth/device.php}, {@code /oauth/par.php},
+     * {@code /oauth/invitado.php}: every answer in the RFCs' shape.
      */
     private static boolean isStandardEndpoint(HttpServletRequest request) {
         String path = request.getRequestURI();
         return Endpoints.REVOKE.equals(path) || Endpoints.INTROSPECT.equals(path)
-                || Endpoints.DEVICE.equals(path) || Endpoints.PAR.equals(path);
+                || Endpoints.DEVICE.equals(path) || Endpoints.PAR.equals(path) || Endpoints.GUEST.equals(path);
     }
 
     /** A client check of the legacy table, at an endpoint that speaks the RFCs (decisions §12). */

@@ -160,6 +160,19 @@ public class AuthorizationRecord implements Persistable<String> {
     }
 
     /**
+     * The authorization of a guest player's tokens (decisions §24, {@code POST /oauth/invitado.php}): no redirect
+     * URI and no code (its "code" times are the creation's, and it is marked used at once), the login being the
+     * guest's creation ({@code auth_time}, no {@code amr}). It is the family of the guest's refresh tokens, as the
+     * device flow's is.
+     */
+    public static AuthorizationRecord forGuest(String id, String clientId, Set<String> scopes, long userId, Instant now) {
+        var record = new AuthorizationRecord(id, Request.ofDevice(clientId, scopes),
+                new Login(userId, now, Set.of()), new Code(null, now, now));
+        record.codeUsedAt = now;
+        return record;
+    }
+
+    /**
      * A record as a row holds it, read by {@link CodeStatements} (not new: it is never inserted again);
      * {@code codeUsedAt} null while the code is unused.
      */

@@ -152,7 +152,10 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
         return codes.findWithOwner(Secrets.sha256Hex(code));
     }
 
-    /** Stores the authorization a device flow run was spent for ({@link AuthorizationRecord#forDevice}). */
+    /**
+     * Stores the authorization a device flow run was spent for, or a guest was made for
+     * ({@link AuthorizationRecord#forDevice}, {@link AuthorizationRecord#forGuest}).
+     */
     @Transactional
     public void saveRecord(AuthorizationRecord record) {
         records.save(record);

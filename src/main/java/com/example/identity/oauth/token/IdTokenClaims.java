@@ -20,7 +20,8 @@ import com.example.identity.oauth.userinfo.UserInfoClaims;
  * {@code ["pwd"]} for a password; {@code ["pwd","otp","mfa"]} and so on with a second factor), {@code acr}
  * {@code mfa} when a second factor was used, {@code email} and {@code email_verified} with scope
  * {@code email}, {@code name} and {@code given_name} with scope {@code profile}, and each of those four also
- * when the {@code claims} parameter asked for it in the id_token (UserInfoClaims#userClaims), and {@code sid}
+ * when the {@code claims} parameter asked for it in the id_token (UserInfoClaims#userClaims), {@code invitado}
+ * (decisions §24: true for a guest player, false for others with {@code profile}), and {@code sid}
  * (Back-Channel Logout 1.0) where the authorization was given in a browser session.
  */
 public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
@@ -59,7 +60,7 @@ public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> 
                 ? names : Set.of();
         // the same user claims as the UserInfo answer
         UserInfoClaims.userClaims(context.getAuthorizedScopes(), requested, user.correo(), user.primerNombre(),
-                user.emailVerified())
+                user.emailVerified(), user.rol().isGuest())
                 .forEach(claims::claim);
     }
 }

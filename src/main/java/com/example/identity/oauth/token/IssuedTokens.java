@@ -23,12 +23,12 @@ import com.example.identity.oauth.error.TokenError;
 import com.example.identity.oauth.error.TokenErrorException;
 
 /**
- * What the three grants that issue a user's tokens (the code exchange, the refresh, the device poll)
- * share: their database work in one transaction whose unexpected failures become the token endpoint's
+ * What the three grants that issue a user's tokens (the code exchange, the refresh, the device poll), and the
+ * guests' endpoint (oauth/guest/), share: their database work in one transaction whose unexpected failures become the token endpoint's
  * internal error, and the answer, with an {@code id_token} signed after the commit when {@code openid}
  * was granted.
  */
-final class IssuedTokens {
+public final class IssuedTokens {
 
     private static final OAuth2TokenType ID_TOKEN = new OAuth2TokenType(OidcParameterNames.ID_TOKEN);
 
@@ -40,7 +40,7 @@ final class IssuedTokens {
      * {@link TokenErrorException}) pass through; anything else is {@link TokenError#internal}: a 500 in the
      * endpoint's shape that names only a request id.
      */
-    static <T> T inTransaction(TransactionTemplate transactions, TransactionCallback<T> work) {
+    public static <T> T inTransaction(TransactionTemplate transactions, TransactionCallback<T> work) {
         try {
             return transactions.execute(work);
         }
@@ -56,7 +56,7 @@ final class IssuedTokens {
      * The grant's answer: {@code accessToken}, {@code refreshToken} when there is one, and an
      * {@code id_token} generated from {@code context} when {@code authorizedScopes} hold {@code openid}.
      */
-    static OAuth2AccessTokenAuthenticationToken answer(OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator,
+    public static OAuth2AccessTokenAuthenticationToken answer(OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator,
             DefaultOAuth2TokenContext.Builder context, Set<String> authorizedScopes, RegisteredClient client,
             OAuth2ClientAuthenticationToken clientPrincipal, OAuth2AccessToken accessToken,
             @Nullable OAuth2RefreshToken refreshToken) {

@@ -56,6 +56,9 @@ import com.example.identity.oauth.store.DatabaseAuthorizationService;
  * another key, {@code invalid_dpop_proof}, checked first of all once the token is found, so that a copy of the token
  * without the key learns nothing about it and changes nothing (not even a reuse's revocation of the family).
  *
+ * <p>A guest's refresh (decisions §24) is its last use ({@link RefreshTokens#guestRefreshed}), stamped after the
+ * commit.
+ *
  * <p>Refusals after the client checks are RFC 6749 §5.2's, with a Spanish description. A new id_token is
  * returned when {@code openid} is granted (OIDC Core §12.2): same {@code sub}, {@code aud} and
  * {@code auth_time} as the login's, no {@code nonce}.
@@ -98,6 +101,11 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
         if (refreshed.accessToken() == null) {
             refreshTokens.reuseDetected(refreshed.record());
             throw StandardError.invalidGrant(REUSED);
+        }
+        if (refreshed.context().build().getPrincipal().getPrincipal() instanceof AccountPrincipal user
+                && user.rol().isGuest()) {
+            // a guest played (decisions §24): its last use, after the refresh's commit and outside its locks
+            refreshTokens.guestRefreshed(user.id());
         }
         return IssuedTokens.answer(tokenGenerator, refreshed.context(), refreshed.context().build().getAuthorizedScopes(),
                 client, clientPrincipal, refreshed.accessToken(), refreshed.refreshToken());

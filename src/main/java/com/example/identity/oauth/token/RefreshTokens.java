@@ -21,6 +21,7 @@ import com.example.identity.client.ClientRevoked;
 import com.example.identity.common.Purge;
 import com.example.identity.consent.ConsentTokens;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.guest.Guests;
 import com.example.identity.oauth.store.AuthorizationRecordRepository;
 import com.example.identity.apitoken.ApiTokenService;
 
@@ -51,15 +52,25 @@ public class RefreshTokens implements Purge, ConsentTokens {
     private final Clock clock;
     private final Duration ttl;
     private final ApplicationEventPublisher events;
+    private final Guests guests;
 
     RefreshTokens(RefreshTokenRepository records, AuthorizationRecordRepository families, ApiTokenService accessTokens,
-            Clock clock, IdentityProperties properties, ApplicationEventPublisher events) {
+            Clock clock, IdentityProperties properties, ApplicationEventPublisher events, Guests guests) {
+        this.guests = guests;
         this.records = records;
         this.families = families;
         this.accessTokens = accessTokens;
         this.clock = clock;
         this.ttl = properties.refreshToken().ttl();
         this.events = events;
+    }
+
+    /**
+     * A guest player refreshed its tokens (decisions §24): its last use (guest/Guests#used), after the refresh's
+     * commit, in a transaction of its own, outside the family's lock.
+     */
+    void guestRefreshed(long userId) {
+        guests.used(userId);
     }
 
     /**

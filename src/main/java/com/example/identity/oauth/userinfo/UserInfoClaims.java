@@ -49,25 +49,28 @@ public final class UserInfoClaims implements AuthenticationProvider {
     static Map<String, Object> claims(TokenOwner owner) {
         Map<String, Object> claims = new LinkedHashMap<>();
         claims.put("sub", "user:" + owner.userId());
-        claims.putAll(userClaims(owner.scopes(), owner.userInfoClaims(), owner.correo(), owner.primerNombre(), owner.emailVerified()));
+        claims.putAll(userClaims(owner.scopes(), owner.userInfoClaims(), owner.correo(), owner.primerNombre(), owner.emailVerified(),
+                owner.rol().isGuest()));
         return claims;
     }
 
     /**
      * The user claims that the granted scopes bring ({@code email}: {@code email} and {@code email_verified};
      * {@code profile}: {@code name} and {@code given_name}), plus those of {@link RequestedClaims#KNOWN} named in
-     * {@code requested} (the {@code claims} parameter), each on its own; in that order. The id_token
-     * ({@link IdTokenClaims}) and the UserInfo answer share it.
+     * {@code requested} (the {@code claims} parameter), each on its own; in that order; then {@code invitado}
+     * (decisions §24): {@code true} for a guest player always, {@code false} for everyone else with {@code profile}.
+     * A guest has no address: no {@code email} nor {@code email_verified} (OIDC Core §5.3.2: a claim without a
+     * value is left out). The id_token ({@link IdTokenClaims}) and the UserInfo answer share it.
      */
     public static Map<String, Object> userClaims(Set<String> scopes, Set<?> requested, String correo, String primerNombre,
-            boolean emailVerified) {
+            boolean emailVerified, boolean guest) {
         boolean email = scopes.contains(OidcScopes.EMAIL);
         boolean profile = scopes.contains(OidcScopes.PROFILE);
         Map<String, Object> claims = new LinkedHashMap<>();
-        if (email || requested.contains("email")) {
+        if ((email || requested.contains("email")) && correo != null) {
             claims.put("email", correo);
         }
-        if (email || requested.contains("email_verified")) {
+        if ((email || requested.contains("email_verified")) && correo != null) {
             claims.put("email_verified", emailVerified);
         }
         if (profile || requested.contains("name")) {
@@ -76,8 +79,14 @@ public final class UserInfoClaims implements AuthenticationProvider {
         if (profile || requested.contains("given_name")) {
             claims.put("given_name", primerNombre);
         }
+        if (guest || profile || requested.contains(GUEST_CLAIM)) {
+            claims.put(GUEST_CLAIM, guest);
+        }
         return claims;
     }
+
+    /** Decisions §24: whether the account is a guest player's. */
+    public static final String GUEST_CLAIM = "invitado";
 
     @Override
     public boolean supports(Class<?> authentication) {
