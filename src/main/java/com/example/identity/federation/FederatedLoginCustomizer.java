@@ -54,11 +54,14 @@ public class FederatedLoginCustomizer {
     private final UserDetailsService users;
     private final PasswordEncoder passwordEncoder;
     private final IdentitySignUp signUp;
+    private final FederatedGuestConversion guests;
 
     FederatedLoginCustomizer(ObjectProvider<ClientRegistrationRepository> registrations, LinkedIdentities links,
             AccountService accounts, FederatedSession session, AccountLogin login, FederationSettings settings, Clock clock,
-            UserDetailsService users, PasswordEncoder passwordEncoder, IdentitySignUp signUp) {
+            UserDetailsService users, PasswordEncoder passwordEncoder, IdentitySignUp signUp,
+            FederatedGuestConversion guests) {
         this.signUp = signUp;
+        this.guests = guests;
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.registrations = registrations;
@@ -90,7 +93,8 @@ public class FederatedLoginCustomizer {
                 .authorizedClientRepository(new NoAuthorizedClients())
                 .tokenEndpoint(token -> token.accessTokenResponseClient(tokenClient))
                 .userInfoEndpoint(userInfo -> userInfo.userService(userService).oidcUserService(oidcUserService))
-                .successHandler(new FederatedLoginSuccess(links, accounts, session, this.login, settings, repository, signUp))
+                .successHandler(new FederatedLoginSuccess(links, accounts, session, this.login, settings, repository, signUp,
+                        guests))
                 .failureHandler(FederatedLoginCustomizer::failed));
     }
 

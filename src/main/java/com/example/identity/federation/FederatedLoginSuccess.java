@@ -26,6 +26,8 @@ import com.example.identity.signin.AccountLogin;
  * <li>a link asked for from {@code /cuenta/seguridad} links the identity to the logged-in account;</li>
  * <li>a new proof asked for by {@code /cuenta/eliminar} logs the logged-in account in again, now, when the
  *     identity is one of its links, and goes back there (issue 39); else the session stays as it was;</li>
+ * <li>a login started on the page where a guest keeps its progress converts that guest (decisions §24,
+ *     {@link FederatedGuestConversion});</li>
  * <li>a linked identity logs its account in;</li>
  * <li>an identity with no address (Steam's, always) goes to the sign-up page, which asks for one and mails the
  *     link that creates the account with this identity linked (registration/IdentitySignUp, D38); refused when
@@ -49,10 +51,13 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     private final FederationSettings settings;
     private final ClientRegistrationRepository registrations;
     private final IdentitySignUp signUp;
+    private final FederatedGuestConversion guests;
 
     FederatedLoginSuccess(LinkedIdentities links, AccountService accounts, FederatedSession session, AccountLogin login,
-            FederationSettings settings, ClientRegistrationRepository registrations, IdentitySignUp signUp) {
+            FederationSettings settings, ClientRegistrationRepository registrations, IdentitySignUp signUp,
+            FederatedGuestConversion guests) {
         this.signUp = signUp;
+        this.guests = guests;
         this.links = links;
         this.accounts = accounts;
         this.session = session;
@@ -79,6 +84,10 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
             boolean mine = linked || links.userOf(identity.provider(), identity.subject()).orElse(-1L) == intent.userId();
             login.restore(request, response, intent.authentication());
             response.sendRedirect(Endpoints.ACCOUNT_SECURITY + "?vinculo=" + (mine ? "nuevo" : "ocupado"));
+            return;
+        }
+        if (FederatedSession.take(request, FederatedSession.GUEST) instanceof Long guestId) {
+            guests.arrive(request, response, identity, providerName, guestId, signUp);
             return;
         }
         var linkedUser = links.userOf(identity.provider(), identity.subject());

@@ -30,6 +30,8 @@ class FederatedSession {
     static final String LINK_INTENT = "identity.federation.link-intent";
     /** The state of a Steam login under way, in its {@code return_to}: its answer is accepted in this session only, once. */
     static final String STEAM_STATE = "identity.federation.steam-state";
+    /** The guest a login started on its conversion page converts (decisions §24): its id, a {@code Long}. */
+    static final String GUEST = "identity.federation.guest";
     /** An identity waiting for the proof of the account that has its address ({@link PendingLink}). */
     static final String PENDING_LINK = "identity.federation.pending-link";
     /** A logged-in person proving themselves again with a linked provider ({@link Reauthentication}). */

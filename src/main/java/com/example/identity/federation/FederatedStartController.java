@@ -1,5 +1,7 @@
 package com.example.identity.federation;
 
+import java.time.Clock;
+
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,14 +19,17 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.guest.GuestConversion;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.signin.ReturnToApplication;
 
 /**
- * The login page's "Entrar con …" buttons, the security page's "Vincular …" and the deletion page's "Entrar de
- * nuevo con …" lead here ({@code /login/federado/{registrationId}}): the checked authorization request to continue
- * (login), the logged-in account to link to (after a recent proof, mfa/RecentLogin) or the logged-in account to
- * prove again ({@code reautenticar}: back to {@code /cuenta/eliminar}, issue 39) is kept in the session, then the
+ * The login page's "Entrar con …" buttons, the security page's "Vincular …", the deletion page's "Entrar de
+ * nuevo con …" and the buttons of the page where a guest keeps its progress lead here
+ * ({@code /login/federado/{registrationId}}): the checked authorization request to continue (login), the logged-in
+ * account to link to (after a recent proof, mfa/RecentLogin), the logged-in account to prove again
+ * ({@code reautenticar}: back to {@code /cuenta/eliminar}, issue 39) or, with {@code invitado}, the guest whose
+ * progress the page of {@code /registro?invitado=} keeps (decisions §24) is kept in the session, then the
  * browser goes to Spring Security's {@code /oauth2/authorization/{registrationId}}, or, for {@code steam}, to
  * Steam's OpenID 2.0 endpoint with a state kept in the session ({@link SteamAssertions}).
  */
@@ -36,10 +41,12 @@ class FederatedStartController {
     private final RecentLogin recentLogin;
     private final SteamSettings steam;
     private final SteamAssertions steamAssertions;
+    private final Clock clock;
 
     FederatedStartController(ObjectProvider<ClientRegistrationRepository> registrations,
             RegisteredClientRepository clients, RecentLogin recentLogin, SteamSettings steam,
-            SteamAssertions steamAssertions) {
+            SteamAssertions steamAssertions, Clock clock) {
+        this.clock = clock;
         this.steam = steam;
         this.steamAssertions = steamAssertions;
         this.registrations = registrations;
@@ -50,6 +57,7 @@ class FederatedStartController {
     @GetMapping(Endpoints.FEDERATED_START + "{registrationId}")
     String start(@PathVariable String registrationId, @RequestParam(required = false) String redirect,
             @RequestParam(required = false) String vincular, @RequestParam(required = false) String reautenticar,
+            @RequestParam(required = false) String invitado,
             Authentication authentication, HttpServletRequest request) {
         ClientRegistrationRepository repository = registrations.getIfAvailable();
         boolean isSteam = steam.enabled() && SteamSettings.PROVIDER.equals(registrationId);
@@ -62,6 +70,7 @@ class FederatedStartController {
         session.removeAttribute(FederatedSession.REDIRECT);
         session.removeAttribute(FederatedSession.STEAM_STATE);
         session.removeAttribute(FederatedSession.REAUTHENTICATION);
+        session.removeAttribute(FederatedSession.GUEST);
         if (reautenticar != null) {
             if (authentication == null || !(authentication.getPrincipal() instanceof AccountPrincipal user)) {
                 return "redirect:" + Endpoints.LOGIN;
@@ -77,6 +86,14 @@ class FederatedStartController {
                 return "redirect:" + Endpoints.ACCOUNT_SECURITY + "?vinculo=reciente";
             }
             session.setAttribute(FederatedSession.LINK_INTENT, new FederatedSession.LinkIntent(user.id(), authentication));
+        }
+        else if (invitado != null) {
+            // a button of the page where a guest keeps its progress (decisions §24): this login converts that guest
+            var guest = GuestConversion.of(request, clock.instant());
+            if (guest.isEmpty()) {
+                return "redirect:" + Endpoints.REGISTRATION + "?invitado=";
+            }
+            session.setAttribute(FederatedSession.GUEST, guest.get());
         }
         else {
             ReturnToApplication back = ReturnToApplication.of(LocalRedirect.orNull(redirect), clients);

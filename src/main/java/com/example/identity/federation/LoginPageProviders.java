@@ -10,10 +10,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 /**
  * The login page's (signin/) "Entrar con <client-name>" buttons, one per configured provider, and the
- * notice of a refused federated login ({@code ?federado=}). An advice on signin/'s pages, so that signin/
- * does not import this package (which imports signin/ to log accounts in).
+ * notice of a refused federated login ({@code ?federado=}); the same buttons on the page where a guest keeps its
+ * progress (registration/, decisions §24). An advice on those packages' pages, so that they do not import this
+ * package (which imports signin/ to log accounts in, and registration/ for sign-ups that a provider's login starts).
  */
-@ControllerAdvice(basePackages = "com.example.identity.signin")
+@ControllerAdvice(basePackages = { "com.example.identity.signin", "com.example.identity.registration" })
 class LoginPageProviders {
 
     private final ObjectProvider<ClientRegistrationRepository> registrations;

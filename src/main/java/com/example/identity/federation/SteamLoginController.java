@@ -37,10 +37,10 @@ class SteamLoginController {
     private final FederatedLoginSuccess arrival;
     SteamLoginController(SteamSettings steam, SteamAssertions assertions, LinkedIdentities links,
             AccountService accounts, FederatedSession session, AccountLogin login, FederationSettings settings,
-            IdentitySignUp signUp) {
+            IdentitySignUp signUp, FederatedGuestConversion guests) {
         this.steam = steam;
         this.assertions = assertions;
-        this.arrival = new FederatedLoginSuccess(links, accounts, session, login, settings, null, signUp);
+        this.arrival = new FederatedLoginSuccess(links, accounts, session, login, settings, null, signUp, guests);
     }
 
     @GetMapping(Endpoints.STEAM_RETURN)

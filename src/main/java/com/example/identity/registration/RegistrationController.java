@@ -1,6 +1,8 @@
 package com.example.identity.registration;
 
+import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -20,7 +22,10 @@ import com.example.identity.Endpoints;
 import com.example.identity.abuse.ClientAddress;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountService;
+import com.example.identity.account.UserAccount;
 import com.example.identity.common.LocalRedirect;
+import com.example.identity.guest.GuestConversion;
+import com.example.identity.guest.Guests;
 import com.example.identity.signin.ReturnToApplication;
 
 /**
@@ -31,7 +36,8 @@ import com.example.identity.signin.ReturnToApplication;
  * that opens links creates nothing) creates the account, logs it in and continues the authorization request.
  * Requests per client address share recovery's budget mechanism ({@code identity.rate-limit.recovery-requests}
  * per 15 minutes, a count of their own, spent on every instance); mails per target address are bounded by
- * {@link Registrations}. Every page is {@code no-store}.
+ * {@link Registrations}. Every page is {@code no-store}. With {@code invitado=<code>} the form keeps a guest
+ * player's progress (decisions §24): its link converts that guest, the same account (guest/, {@link GuestSignUps}).
  */
 @Controller
 class RegistrationController {
@@ -41,6 +47,8 @@ class RegistrationController {
     /** The confirmation form's {@code accion} that refuses the sign-up, and the page's outcome then. */
     static final String REFUSE = "rechazar";
     static final String REFUSED = "REFUSED";
+    /** The home page's notice after a guest became a full account (decisions §24). */
+    static final String GUEST_KEPT = "invitado=guardado";
     /** The client address's budget key: recovery's budget, counted apart. */
     static final String BUDGET_PREFIX = "registro:";
 
@@ -49,9 +57,13 @@ class RegistrationController {
     private final RateLimits limits;
     private final RegisteredClientRepository clients;
     private final SignUpLogin login;
+    private final Guests guests;
+    private final Clock clock;
 
     RegistrationController(Registrations registrations, RegistrationSettings settings, RateLimits limits,
-            RegisteredClientRepository clients, SignUpLogin login) {
+            RegisteredClientRepository clients, SignUpLogin login, Guests guests, Clock clock) {
+        this.guests = guests;
+        this.clock = clock;
         this.registrations = registrations;
         this.settings = settings;
         this.limits = limits;
@@ -72,17 +84,52 @@ class RegistrationController {
         return back == null ? null : back.url();
     }
 
+    /**
+     * The form. With {@code invitado=<code>} (decisions §24, the address of {@code /api/invitados/convertir.php}) it
+     * keeps a guest's progress: the code is spent and this session converts that guest (guest/GuestConversion),
+     * by this form or by the "Entrar con …" buttons it then shows; a code that no longer works says so (400). With
+     * {@code ocupado} ({@code correo} or {@code identidad}), a conversion refused because that address or that
+     * provider's identity is someone's: the page says so and offers to log in to that account.
+     */
     @GetMapping(Endpoints.REGISTRATION)
-    String form(@RequestParam(required = false) String redirect, HttpServletRequest request,
-            HttpServletResponse response, Model model) {
+    String form(@RequestParam(required = false) String redirect, @RequestParam(required = false) String invitado,
+            @RequestParam(required = false) String ocupado, @RequestParam(required = false) String proveedor,
+            HttpServletRequest request, HttpServletResponse response, Model model) {
         enabledOr404(response);
+        if (invitado != null) {
+            var guest = guests.redeem(invitado);
+            if (guest.isEmpty()) {
+                response.setStatus(HttpStatus.BAD_REQUEST.value());
+                model.addAttribute("guestLinkUnusable", true);
+                return VIEW;
+            }
+            GuestConversion.begin(request, guest.get().getId(), clock.instant());
+        }
+        if ("correo".equals(ocupado) || "identidad".equals(ocupado)) {
+            model.addAttribute("guestTaken", ocupado);
+            // the provider whose identity is someone's: its button logs in to that account
+            model.addAttribute("takenProvider", proveedor != null && proveedor.matches("[A-Za-z0-9_-]{1,64}") ? proveedor : null);
+            return VIEW;
+        }
         IdentitySignUp.Identity identity = IdentitySignUp.of(request);
         model.addAttribute("identity", identity);
         model.addAttribute("redirect", identity != null ? checked(identity.redirect()) : checked(redirect));
         model.addAttribute("primerNombre", identity == null ? null : identity.name());
         // an address the provider gave without verifying it (D44): typed already, proved by the mailed link
         model.addAttribute("correo", identity == null ? null : identity.unverifiedEmail());
+        guestBeingConverted(request, model);
         return VIEW;
+    }
+
+    /** The guest this session converts, if any: its name for the page (decisions §24). */
+    private @Nullable Long guestBeingConverted(HttpServletRequest request, Model model) {
+        Long guestId = GuestConversion.of(request, clock.instant()).orElse(null);
+        Optional<UserAccount> guest = guestId == null ? Optional.empty() : guests.guest(guestId);
+        if (guest.isEmpty()) {
+            return null;
+        }
+        model.addAttribute("guestName", guest.get().getPrimerNombre());
+        return guestId;
     }
 
     @PostMapping(Endpoints.REGISTRATION)
@@ -94,6 +141,8 @@ class RegistrationController {
         // another provider's login that gave no address (D38): the same form without a password
         IdentitySignUp.Identity identity = IdentitySignUp.of(request);
         model.addAttribute("identity", identity);
+        // a guest's sign-up (decisions §24): its link converts the guest this session was opened for
+        Long guestId = guestBeingConverted(request, model);
         String continueTo = checked(identity != null ? identity.redirect() : redirect);
         model.addAttribute("redirect", continueTo);
         model.addAttribute("correo", correo == null || correo.length() > 254 ? "" : correo.strip());
@@ -119,7 +168,7 @@ class RegistrationController {
             return VIEW;
         }
         limits.recordFailure(RateLimits.Budget.RECOVERY_REQUESTS, address);
-        registrations.request(form, continueTo);
+        registrations.request(form, continueTo, guestId);
         IdentitySignUp.forget(request);
         model.addAttribute("sent", form.correo());
         return VIEW;
@@ -134,11 +183,16 @@ class RegistrationController {
     @GetMapping(Endpoints.REGISTRATION_CONFIRM)
     String confirmPage(@RequestParam(required = false) String token, HttpServletResponse response, Model model) {
         enabledOr404(response);
-        var pending = registrations.pending(token);
-        if (pending.isEmpty()) {
-            return answered(response, model, Registrations.Outcome.LINK_UNUSABLE);
+        Registrations.Confirmation found = registrations.pending(token);
+        if (found.outcome() == Registrations.Outcome.GUEST_ADDRESS_TAKEN) {
+            // a guest's sign-up whose address is someone's says so here, to the mailbox only (decisions §24)
+            model.addAttribute("outcome", found.outcome().name());
+            return CONFIRM_VIEW;
         }
-        return confirmForm(token, pending.get(), response, model);
+        if (found.outcome() != Registrations.Outcome.PENDING) {
+            return answered(response, model, found.outcome());
+        }
+        return confirmForm(token, found.pending(), response, model);
     }
 
     /**
@@ -154,6 +208,8 @@ class RegistrationController {
         // a sign-up that another provider's login started says which identity the account will be linked to
         model.addAttribute("linkProvider", pending.provider());
         model.addAttribute("linkSubject", pending.subject());
+        // a guest's sign-up says which guest becomes this account (decisions §24)
+        model.addAttribute("guestName", pending.guestName());
         // the button's answer leads, through the authorization endpoint, to the application's address
         ReturnToApplication.allowFormsToReach(response, pending.continueTo(), clients);
         return CONFIRM_VIEW;
@@ -184,9 +240,10 @@ class RegistrationController {
         }
         String chosenHash = null;
         if (password != null && !password.isEmpty()) {
-            var pending = registrations.pending(token);
-            if (pending.isEmpty() || !pending.get().typistChosePassword()) {
-                return answered(response, model, Registrations.Outcome.LINK_UNUSABLE);
+            Registrations.Confirmation found = registrations.pending(token);
+            if (found.outcome() != Registrations.Outcome.PENDING || !found.pending().typistChosePassword()) {
+                return answered(response, model, found.outcome() == Registrations.Outcome.PENDING
+                        ? Registrations.Outcome.LINK_UNUSABLE : found.outcome());
             }
             try {
                 AccountService.checkChosenPassword(password);
@@ -194,7 +251,7 @@ class RegistrationController {
             catch (AccountService.InvalidAccountException e) {
                 response.setStatus(HttpStatus.BAD_REQUEST.value());
                 model.addAttribute("errors", Map.of(e.field(), e.getMessage()));
-                return confirmForm(token, pending.get(), response, model);
+                return confirmForm(token, found.pending(), response, model);
             }
             chosenHash = registrations.hash(password);
         }
@@ -205,6 +262,12 @@ class RegistrationController {
         catch (AccountService.EmailAlreadyUsedException raced) {
             // another link of the same address made the account at the same moment (issue 39)
             return answered(response, model, Registrations.Outcome.ADDRESS_TAKEN);
+        }
+        if (done.outcome() == Registrations.Outcome.CONVERTED) {
+            // the guest is a full account now (decisions §24): logged in, told that its progress is kept
+            GuestConversion.forget(request);
+            String next = login.login(request, response, done.account(), null);
+            return "redirect:" + (Endpoints.HOME.equals(next) ? Endpoints.HOME + "?" + GUEST_KEPT : next);
         }
         if (done.outcome() != Registrations.Outcome.CREATED) {
             return answered(response, model, done.outcome());

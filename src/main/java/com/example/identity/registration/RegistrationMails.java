@@ -14,10 +14,10 @@ import com.example.identity.mail.Mailer;
 import static com.example.identity.mail.Letter.sentence;
 
 /**
- * The two mails of a sign-up (decisions §18), in text and HTML: the confirmation link to a new address, and
+ * The mails of a sign-up (decisions §18), in text and HTML: the confirmation link to a new address, and
  * to an address that already has an account, the notice that someone tried to sign up with it, with the links
- * to log in and to recover the password; in the language of the page that asked for it, which the caller reads
- * on the request's thread.
+ * to log in and to recover the password; for a guest keeping its progress (§24), its own link; in the language of
+ * the page that asked for it, which the caller reads on the request's thread.
  */
 @Component
 class RegistrationMails {
@@ -45,6 +45,21 @@ class RegistrationMails {
                 .link(link, "mail.signup.link")
                 .paragraph(sentence("mail.signup.ignore"));
         mailer.send(correo, letter.words("mail.signup.subject"), letter.text(), letter.html());
+    }
+
+    /**
+     * The single-use link of a guest's sign-up (decisions §24), whether or not {@code correo} has an account: the page
+     * it opens converts the guest, or says that the address is someone's and nothing was merged.
+     */
+    void sendGuestLink(Locale language, String correo, String primerNombre, String token) {
+        String link = UriComponentsBuilder.fromUriString(issuer + Endpoints.REGISTRATION_CONFIRM)
+                .queryParam("token", token).build().toUriString();
+        Letter letter = new Letter(messages, language)
+                .paragraph(sentence("mail.hello", primerNombre))
+                .paragraph(sentence("mail.guest.open", correo))
+                .link(link, "mail.guest.link")
+                .paragraph(sentence("mail.guest.ignore"));
+        mailer.send(correo, letter.words("mail.guest.subject"), letter.text(), letter.html());
     }
 
     /** Someone tried to sign up with {@code correo}, which already has an account. */

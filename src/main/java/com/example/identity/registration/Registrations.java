@@ -57,10 +57,12 @@ class Registrations implements Purge, DisposableBean {
     private final Clock clock;
     private final ThreadPoolExecutor background;
     private final IdentitySignUp.Links links;
+    private final GuestSignUps guestSignUps;
 
     Registrations(JdbcTemplate jdbc, AccountService accounts, RegistrationMails mails, ClusterLock lock, Clock clock,
-            IdentitySignUp.Links links) {
+            IdentitySignUp.Links links, GuestSignUps guestSignUps) {
         this.links = links;
+        this.guestSignUps = guestSignUps;
         this.jdbc = jdbc;
         this.accounts = accounts;
         this.mails = mails;
@@ -131,14 +133,15 @@ class Registrations implements Purge, DisposableBean {
      * A checked sign-up: the password hashed now, then the rest in the background; returns at once.
      *
      * @param continueTo the checked authorization request that led here (a local path), or null
+     * @param guestId the guest whose progress it keeps (decisions §24: its link converts that account), or null
      */
-    void request(Form form, @Nullable String continueTo) {
+    void request(Form form, @Nullable String continueTo, @Nullable Long guestId) {
         // a sign-up with another provider's identity has no password: the same hashing work all the same
         String hash = accounts.hash(form.password() == null ? Secrets.randomUrlSafe(32) : form.password());
         Locale language = Languages.current(); // the page's language; the background thread serves no request
         background.execute(() -> {
             try {
-                send(form, hash, continueTo, language);
+                send(form, hash, continueTo, language, guestId);
             }
             catch (RuntimeException e) {
                 log.warn("Sign-up: no mail sent ({})", e.getClass().getSimpleName());
@@ -146,7 +149,11 @@ class Registrations implements Purge, DisposableBean {
         });
     }
 
-    private void send(Form form, String hash, @Nullable String continueTo, Locale language) {
+    /**
+     * The row and the mail of a sign-up, under the per-address budget: a new address gets the link, a taken one the
+     * notice; a guest's (decisions §24) its link either way, whose page tells the mailbox alone which it is.
+     */
+    private void send(Form form, String hash, @Nullable String continueTo, Locale language, @Nullable Long guestId) {
         String token = Secrets.randomUrlSafe(32);
         String digest = Secrets.sha256Hex(token);
         Boolean taken = lock.holding(LOCK, () -> {
@@ -157,12 +164,13 @@ class Registrations implements Purge, DisposableBean {
                 return null;
             }
             boolean exists = accounts.findByEmail(form.correo()).isPresent();
-            var identity = exists ? null : form.identity();
+            boolean link = !exists || guestId != null;
+            var identity = link ? form.identity() : null;
             jdbc.update("insert into pending_registrations (correo, primer_nombre, password_hash, token_digest, "
-                    + "continue_to, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?)", form.correo(),
-                    exists ? null : form.primerNombre(), exists || identity != null ? null : hash,
-                    exists ? null : digest, exists ? null : continueTo, Timestamp.from(now),
-                    Timestamp.from(now.plus(LIFETIME)));
+                    + "continue_to, created_at, expires_at, guest_id) values (?, ?, ?, ?, ?, ?, ?, ?)", form.correo(),
+                    link ? form.primerNombre() : null, exists || identity != null ? null : hash,
+                    link ? digest : null, link ? continueTo : null, Timestamp.from(now),
+                    Timestamp.from(now.plus(LIFETIME)), guestId);
             if (identity != null) {
                 jdbc.update("insert into pending_identities (token_digest, provider, subject, expires_at) values (?, ?, ?, ?)",
                         digest, identity.provider(), identity.subject(), Timestamp.from(now.plus(LIFETIME)));
@@ -172,6 +180,9 @@ class Registrations implements Purge, DisposableBean {
         if (taken == null) {
             // the address is not logged: the answer did not say whether it has an account, nor does this
             log.info("Sign-up: an address was already sent {} mails this hour; none sent", PER_ADDRESS_PER_HOUR);
+        }
+        else if (guestId != null) {
+            mails.sendGuestLink(language, form.correo(), form.primerNombre(), token);
         }
         else if (taken) {
             mails.sendTaken(language, form.correo());
@@ -188,10 +199,11 @@ class Registrations implements Purge, DisposableBean {
 
     /**
      * A sign-up waiting for its link: the address, the name typed with it, the authorization request that led to
-     * it (or null), and the identity of another provider the link will link (D38; or null).
+     * it (or null), the identity of another provider the link will link (D38; or null), and the guest it converts
+     * (decisions §24: its name; null for any other sign-up).
      */
     record Pending(String correo, String primerNombre, @Nullable String continueTo, @Nullable String provider,
-            @Nullable String subject) {
+            @Nullable String subject, @Nullable String guestName) {
 
         /** Whether whoever typed the sign-up chose a password (not a sign-up with another provider's identity). */
         boolean typistChosePassword() {
@@ -199,11 +211,25 @@ class Registrations implements Purge, DisposableBean {
         }
     }
 
-    /** The sign-up a link that still works names (the page shows the button only then). */
+    /** The sign-up a link that still works names (the page shows the button only then), or a guest's refusal. */
     @Transactional(readOnly = true)
-    public Optional<Pending> pending(@Nullable String token) {
-        return find(token).map(row -> new Pending((String) row.get("correo"), (String) row.get("primer_nombre"),
-                (String) row.get("continue_to"), (String) row.get("provider"), (String) row.get("subject")));
+    public Confirmation pending(@Nullable String token) {
+        Optional<Map<String, Object>> row = find(token);
+        if (row.isEmpty()) {
+            return new Confirmation(Outcome.LINK_UNUSABLE, null, null, null);
+        }
+        String correo = (String) row.get().get("correo");
+        String guestName = null;
+        if (row.get().get("guest_id") instanceof Number guestId) {
+            var guest = guestSignUps.state(guestId.longValue(), correo);
+            if (guest.refused() != null) {
+                return new Confirmation(guest.refused(), null, null, null);
+            }
+            guestName = guest.guestName();
+        }
+        return new Confirmation(Outcome.PENDING, null, null, new Pending(correo, (String) row.get().get("primer_nombre"),
+                (String) row.get().get("continue_to"), (String) row.get().get("provider"), (String) row.get().get("subject"),
+                guestName));
     }
 
     /**
@@ -231,23 +257,30 @@ class Registrations implements Purge, DisposableBean {
         if (token == null || !token.matches("[A-Za-z0-9_-]{43}")) {
             return Optional.empty();
         }
-        List<Map<String, Object>> rows = jdbc.queryForList("select r.id, r.correo, r.primer_nombre, r.password_hash, r.continue_to, i.provider, i.subject "
+        List<Map<String, Object>> rows = jdbc.queryForList("select r.id, r.correo, r.primer_nombre, r.password_hash, r.continue_to, "
+                + "r.guest_id, i.provider, i.subject "
                 + "from pending_registrations r left join pending_identities i on i.token_digest = r.token_digest "
                 + "where r.token_digest = ? and r.used_at is null and r.expires_at > ?",
                 Secrets.sha256Hex(token), Timestamp.from(clock.instant()));
         return rows.stream().findFirst();
     }
 
-    /** What a confirmation did: the new account and where to continue, or why not. */
-    record Confirmation(Outcome outcome, @Nullable UserAccount account, @Nullable String continueTo) {
+    /**
+     * What a confirmation did: the new account (or the guest made a full one) and where to continue, or why not; for
+     * the page before it, the sign-up it is about to confirm.
+     */
+    record Confirmation(Outcome outcome, @Nullable UserAccount account, @Nullable String continueTo,
+            @Nullable Pending pending) {
     }
 
-    enum Outcome { CREATED, LINK_UNUSABLE, ADDRESS_TAKEN }
+    /** {@code GUEST_ADDRESS_TAKEN}: a guest's sign-up with an address that has an account (nothing merged). */
+    enum Outcome { PENDING, CREATED, CONVERTED, LINK_UNUSABLE, ADDRESS_TAKEN, GUEST_ADDRESS_TAKEN }
 
     /**
      * Uses the link: the account is created (role user, address proved), once; with the password that the
      * mailbox's owner chose on the link's page ({@code chosenHash}, already hashed) instead of the one typed at
-     * the sign-up, when they chose one.
+     * the sign-up, when they chose one. A guest's sign-up (decisions §24) converts that guest instead, the same
+     * account, and nothing when the address has an account or the guest is gone.
      *
      * @throws AccountService.EmailAlreadyUsedException when another sign-up of the address made the account at
      *     the same moment (nothing of this one is kept: the link still leads to the taken-address answer)
@@ -256,35 +289,43 @@ class Registrations implements Purge, DisposableBean {
     public Confirmation confirm(@Nullable String token, @Nullable String chosenHash) {
         Optional<Map<String, Object>> row = find(token);
         if (row.isEmpty()) {
-            return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
+            return new Confirmation(Outcome.LINK_UNUSABLE, null, null, null);
         }
         long id = ((Number) row.get().get("id")).longValue();
         String correo = (String) row.get().get("correo");
+        boolean guest = row.get().get("guest_id") != null;
         if (accounts.findByEmail(correo).isPresent()) {
-            // another sign-up of the same address, or an admin, made the account first: the link is spent
+            // another sign-up of the same address, or an admin, made the account first: the link is spent (a guest's:
+            // the address was someone's, nothing is merged, the guest stays a guest)
             jdbc.update("update pending_registrations set used_at = ? where id = ?", Timestamp.from(clock.instant()), id);
-            return new Confirmation(Outcome.ADDRESS_TAKEN, null, null);
+            return new Confirmation(guest ? Outcome.GUEST_ADDRESS_TAKEN : Outcome.ADDRESS_TAKEN, null, null, null);
         }
         if (jdbc.update("update pending_registrations set used_at = ? where id = ? and used_at is null",
                 Timestamp.from(clock.instant()), id) != 1) {
-            return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
+            return new Confirmation(Outcome.LINK_UNUSABLE, null, null, null);
         }
         String provider = (String) row.get().get("provider");
+        String name = (String) row.get().get("primer_nombre");
+        String subject = (String) row.get().get("subject");
+        if (row.get().get("guest_id") instanceof Number guestId) {
+            return guestSignUps.convert(guestId.longValue(), name, correo,
+                    chosenHash != null ? chosenHash : (String) row.get().get("password_hash"), provider, subject);
+        }
         UserAccount account;
         if (provider == null) {
-            account = accounts.createSignedUp((String) row.get().get("primer_nombre"), correo,
+            account = accounts.createSignedUp(name, correo,
                     chosenHash != null ? chosenHash : (String) row.get().get("password_hash"));
         }
         else {
             // another provider's identity (D38): the address is proved by this link, the identity by its login
-            account = accounts.createFederated((String) row.get().get("primer_nombre"), correo, true, provider);
-            if (!links.link(account.getId(), provider, (String) row.get().get("subject"))) {
+            account = accounts.createFederated(name, correo, true, provider);
+            if (!links.link(account.getId(), provider, subject)) {
                 // linked to another account meanwhile (a second sign-up's link used first): nothing is created
                 TransactionAspectSupport.currentTransactionStatus().setRollbackOnly();
-                return new Confirmation(Outcome.LINK_UNUSABLE, null, null);
+                return new Confirmation(Outcome.LINK_UNUSABLE, null, null, null);
             }
         }
-        return new Confirmation(Outcome.CREATED, account, (String) row.get().get("continue_to"));
+        return new Confirmation(Outcome.CREATED, account, (String) row.get().get("continue_to"), null);
     }
 
     @Override

@@ -1,0 +1,113 @@
+package com.example.identity.federation;
+
+import java.io.IOException;
+import java.util.Optional;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.stereotype.Component;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import com.example.identity.Endpoints;
+import com.example.identity.account.AccountService;
+import com.example.identity.account.GuestAccounts;
+import com.example.identity.account.LoginFactors;
+import com.example.identity.account.UserAccount;
+import com.example.identity.guest.GuestConversion;
+import com.example.identity.guest.Guests;
+import com.example.identity.registration.IdentitySignUp;
+import com.example.identity.signin.AccountLogin;
+
+/**
+ * "Entrar con …" on the page where a guest keeps its progress (decisions §19 and §24): the provider's login turns
+ * that guest into a full account, the same id, with the provider's address and its identity linked, and logs it in.
+ * Nothing is ever merged:
+ * <ol>
+ * <li>an identity already linked to an account: the page says so and offers to log in to that account (its provider's
+ *     button logs in there); the guest stays a guest;</li>
+ * <li>an identity without an address (Steam's): the sign-up form asks for one, as for any first login with it
+ *     (registration/IdentitySignUp), and its mailed link converts the guest and links the identity;</li>
+ * <li>an address that has an account: the page says so and offers to log in to it; the guest stays a guest;</li>
+ * <li>otherwise the guest is converted (the address proved when the provider asserts it) and logged in.</li>
+ * </ol>
+ */
+@Component
+class FederatedGuestConversion {
+
+    private final Guests guests;
+    private final LinkedIdentities links;
+    private final AccountService accounts;
+    private final FederatedSession session;
+    private final AccountLogin login;
+
+    FederatedGuestConversion(Guests guests, LinkedIdentities links, AccountService accounts, FederatedSession session,
+            AccountLogin login) {
+        this.guests = guests;
+        this.links = links;
+        this.accounts = accounts;
+        this.session = session;
+        this.login = login;
+    }
+
+    /** The provider's login of a guest's conversion: one of the four ends above. */
+    void arrive(HttpServletRequest request, HttpServletResponse response, ExternalIdentity identity, String providerName,
+            long guestId, IdentitySignUp signUp) throws IOException {
+        if (links.userOf(identity.provider(), identity.subject()).isPresent()) {
+            taken(request, response, "identidad", identity.provider());
+            return;
+        }
+        if (identity.email() == null || !AccountService.isValidEmail(identity.email())) {
+            session.anonymous(request, response);
+            if (!signUp.offered()) {
+                response.sendRedirect(Endpoints.LOGIN + "?federado=sin-correo");
+                return;
+            }
+            // the conversion stays in the session: the form's link converts the guest and links the identity (an
+            // address the provider gave without verifying it is typed in already, as for any first login: D44)
+            boolean unverified = identity.email() != null && AccountService.isValidEmail(identity.email());
+            response.sendRedirect(signUp.begin(request, new IdentitySignUp.Identity(identity.provider(), providerName,
+                    identity.subject(), identity.name(), null, unverified ? identity.email() : null)));
+            return;
+        }
+        if (accounts.findByEmail(identity.email()).isPresent()) {
+            taken(request, response, "correo", null);
+            return;
+        }
+        Optional<UserAccount> converted;
+        try {
+            converted = guests.convertByProvider(guestId, identity.name(), identity.email(), identity.emailVerified(),
+                    identity.provider(), user -> links.link(user, identity.provider(), identity.subject()));
+        }
+        catch (AccountService.EmailAlreadyUsedException raced) {
+            taken(request, response, "correo", null);
+            return;
+        }
+        catch (GuestAccounts.NotAGuestException gone) {
+            // converted or deleted meanwhile: the page of a link that no longer works
+            GuestConversion.forget(request);
+            session.anonymous(request, response);
+            response.sendRedirect(Endpoints.REGISTRATION + "?invitado=");
+            return;
+        }
+        if (converted.isEmpty()) {
+            taken(request, response, "identidad", identity.provider());
+            return;
+        }
+        GuestConversion.forget(request);
+        String next = login.login(request, response, converted.get(), LoginFactors.FEDERATED_AUTHORITY, null);
+        response.sendRedirect(Endpoints.HOME.equals(next) ? Endpoints.HOME + "?invitado=guardado" : next);
+    }
+
+    /** Nothing merged: the guest stays a guest, this session logs nobody in, the page says which was someone's. */
+    private void taken(HttpServletRequest request, HttpServletResponse response, String what, String provider)
+            throws IOException {
+        GuestConversion.forget(request);
+        session.anonymous(request, response);
+        var page = UriComponentsBuilder.fromPath(Endpoints.REGISTRATION).queryParam("ocupado", what);
+        if (provider != null) {
+            page.queryParam("proveedor", provider);
+        }
+        response.sendRedirect(page.build().encode().toUriString());
+    }
+}
