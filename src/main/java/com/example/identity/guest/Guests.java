@@ -103,6 +103,12 @@ public class Guests implements Purge {
         return user.stream().findFirst().flatMap(accountService::findById).filter(UserAccount::isGuest);
     }
 
+    /** The application guest {@code userId} was made for, while it is a guest (its events go there, webhooks/). */
+    @Transactional(readOnly = true)
+    public Optional<String> applicationOf(long userId) {
+        return jdbc.queryForList("select client_id from guests where user_id = ?", String.class, userId).stream().findFirst();
+    }
+
     /** The guest account {@code userId}, if it still is one. */
     @Transactional(readOnly = true)
     public Optional<UserAccount> guest(long userId) {

@@ -71,6 +71,8 @@ final class ApiRoutes {
                                 + "esquema privado; dispositivo y servidor: ninguna"),
                         field("type", "web (por defecto), nativa, dispositivo o servidor"),
                         field("post_logout_redirect_uri", "Repetible: direcciones a las que puede volver un cierre de sesión"),
+                        field("invitados", "true: la aplicación (nativa o dispositivo) admite jugadores invitados "
+                                + "(/oauth/invitado.php); false por defecto"),
                         field("webhook_url", "Webhook (https): usuario.actualizado, usuario.desactivado y usuario.eliminado "
                                 + "firmados según Standard Webhooks; la respuesta trae client.webhook_secret (whsec_...) "
                                 + "una sola vez"),
@@ -80,16 +82,19 @@ final class ApiRoutes {
                                 + "DPoP y sus tokens quedan ligados a esa clave (RFC 9449); no para servidor"))),
                 "400", "Falta el parámetro name", "type inválido: web, nativa, dispositivo o servidor",
                 "Una aplicación de tipo dispositivo no tiene redirect_uri", "webhook_url inválido: usa https",
-                "par_obligatorio inválido: true o false", "dpop_obligatorio inválido: true o false");
+                "par_obligatorio inválido: true o false", "dpop_obligatorio inválido: true o false",
+                "invitados inválido: true o false", "Solo las aplicaciones de tipo nativa o dispositivo admiten invitados");
         errors(post(api, "/api/clients/revoke.php", "Revoca una aplicación y sus tokens",
                 List.of(required("client_id", "client_id de la aplicación"))), "400", "Falta el parámetro client_id");
         errors(api.getPaths().get("/api/clients/revoke.php").getPost(), "404", "Aplicación no encontrada");
 
         users(api);
+        guests(api);
         // one tag per family of routes, in place of springdoc's controller names
         api.getPaths().forEach((path, item) -> item.readOperations().forEach(op -> op.setTags(List.of(
                 path.startsWith("/api/usuarios/") ? "usuarios (admins)" : path.startsWith("/api/tokens/") ? "tokens"
-                        : path.startsWith("/api/clients/") ? "aplicaciones" : "api"))));
+                        : path.startsWith("/api/clients/") ? "aplicaciones"
+                        : path.startsWith("/api/invitados/") ? "invitados" : "api"))));
 
         // springdoc leaves its own routes out of the document
         api.getPaths().addPathItem(Endpoints.API_OPENAPI, new PathItem().get(new Operation()
@@ -119,7 +124,8 @@ final class ApiRoutes {
         errors(update, "400", "Falta el parámetro id", "id inválido", "rol inválido: user, developer_api o admin",
                 "activo inválido: true o false", "Nada que cambiar: envía rol, activo o primer_nombre", "Falta el nombre");
         errors(update, "404", "Usuario no encontrado");
-        errors(update, "409", "No puedes cambiar tu propio rol ni desactivar tu cuenta", "Debe quedar al menos un admin activo");
+        errors(update, "409", "No puedes cambiar tu propio rol ni desactivar tu cuenta", "Debe quedar al menos un admin activo",
+                "Una cuenta de invitado no cambia de rol: se convierte desde el juego");
         Operation delete = post(api, Endpoints.API_USERS_DELETE, "Elimina una cuenta",
                 List.of(required("id", "id de la cuenta")));
         delete.setDescription(admins + "Sus sesiones terminan; sus tokens, consentimientos, llaves de acceso y segundo factor "
@@ -127,6 +133,20 @@ final class ApiRoutes {
         errors(delete, "400", "Falta el parámetro id", "id inválido");
         errors(delete, "404", "Usuario no encontrado");
         errors(delete, "409", "No puedes eliminar tu propia cuenta", "Debe quedar al menos un admin activo");
+    }
+
+    /** Decisions §24: the address where a guest keeps its progress, asked for with the guest's own access token. */
+    private static void guests(OpenAPI api) {
+        Operation convert = get(api, Endpoints.API_GUEST_CONVERSION).getPost();
+        convert.summary("La dirección donde un invitado guarda su progreso creando su cuenta")
+                .description("Con el token de acceso del invitado (Authorization: Bearer), no con una sesión. La dirección "
+                        + "{issuer}/registro?invitado=<código> sirve una vez y durante expires_in (600) segundos; allí el "
+                        + "registro o «Entrar con …» convierten esa misma cuenta (mismo id y sub).")
+                .addSecurityItem(new SecurityRequirement().addList(OpenApiConfig.BEARER));
+        errors(convert, "401", "Falta token Bearer", "Token inválido o revocado");
+        errors(convert, "403", "Permiso denegado");
+        errors(convert, "409", "La cuenta no es de invitado");
+        errors(convert, "503", "Servicio no disponible");
     }
 
     private static void list(OpenAPI api, String path, String summary) {

@@ -134,7 +134,34 @@ final class OAuthRoutes {
         oauthError(par.getResponses(), "400", "unauthorized_client",
                 "Solo las aplicaciones de tipo web o nativa envian solicitudes de autorizacion");
         paths.addPathItem(Endpoints.PAR, new PathItem().post(par));
+        paths.addPathItem(Endpoints.GUEST, new PathItem().post(guests()));
         pages(paths);
+    }
+
+    /** {@code /oauth/invitado.php} (decisions §24): a game's guest player and its tokens, in one call. */
+    private static Operation guests() {
+        Operation op = operation("Crea un jugador invitado y le da tokens (decisiones §24)",
+                "Una aplicación de tipo nativa o dispositivo que admite invitados (invitados=true) se identifica con su "
+                        + "client_id (cliente público, sin secreto). El invitado tiene rol invitado, primer_nombre "
+                        + "«Invitado NNNN» y ninguna dirección de correo; sus tokens son los de esa aplicación: el "
+                        + "refresh_token se renueva en /oauth/token.php (grant_type=refresh_token, rotado en cada uso). Como "
+                        + "mucho identity.guests.per-address-hour (10) invitados por dirección de cliente y hora, contados "
+                        + "en todas las instancias.");
+        op.requestBody(Docs.form(List.of(required("client_id", "Una aplicación nativa o dispositivo que admite invitados"),
+                field("scope", "openid, email, profile, offline_access (con openid, también un id_token)"))));
+        op.getResponses().addApiResponse("200", Docs.json("access_token, token_type (Bearer), expires_in, refresh_token y, "
+                + "con openid, id_token (invitado: true)"));
+        oauthError(op.getResponses(), "400", "invalid_request", "Falta el parametro client_id");
+        oauthError(op.getResponses(), "400", "invalid_request", "Parametro repetido: client_id");
+        oauthError(op.getResponses(), "400", "unauthorized_client", "Esta aplicacion no admite invitados");
+        oauthError(op.getResponses(), "400", "invalid_scope", "Alcance desconocido: openid, email, profile u offline_access");
+        oauthError(op.getResponses(), "401", "invalid_client", "client_id desconocido");
+        oauthError(op.getResponses(), "401", "invalid_client", "La aplicacion esta revocada");
+        oauthError(op.getResponses(), "429", "temporarily_unavailable", "Demasiadas solicitudes, intentalo mas tarde");
+        op.getResponses().get("429").description(op.getResponses().get("429").getDescription()
+                + " (con Retry-After en segundos)");
+        oauthError(op.getResponses(), "503", "Servicio no disponible", null);
+        return op;
     }
 
     /**

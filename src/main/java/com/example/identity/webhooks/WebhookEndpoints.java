@@ -11,10 +11,12 @@ import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import com.example.identity.guest.Guests;
+
 /**
  * The applications' webhooks ({@code webhook_endpoints}, V48) and who gets a person's events: an application
  * with a webhook, not revoked, that the person has used (a consent, an authorization, a token or a refresh token
- * of theirs issued to it is on record), and a {@code servidor} application with a webhook whose owner owns such an
+ * of theirs issued to it is on record, or it made the person's guest account), and a {@code servidor} application with a webhook whose owner owns such an
  * application (a game's back end hears about the players of its game's launcher, console or web site; decisions
  * §21, docs/decisions.md D36).
  */
@@ -37,10 +39,12 @@ class WebhookEndpoints {
 
     private final JdbcTemplate jdbc;
     private final Clock clock;
+    private final Guests guests;
 
-    WebhookEndpoints(JdbcTemplate jdbc, Clock clock) {
+    WebhookEndpoints(JdbcTemplate jdbc, Clock clock, Guests guests) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.guests = guests;
     }
 
     /** Gives {@code clientId} a webhook at {@code url} (checked by the caller) with a new secret, returned. */
@@ -82,12 +86,16 @@ class WebhookEndpoints {
         return urls;
     }
 
-    /** The applications told about {@code userId}'s account, by client id. */
+    /**
+     * The applications told about {@code userId}'s account, by client id. A guest player's game is one of them however
+     * long ago its tokens ended (decisions §24: an idle guest is deleted long after its last token is purged).
+     */
     List<String> recipients(long userId) {
-        Object[] args = { userId, userId, userId, userId, userId, userId, userId, userId };
+        String game = guests.applicationOf(userId).orElse(null);
+        Object[] args = { userId, userId, userId, userId, game, userId, userId, userId, userId, game };
         return jdbc.queryForList("select w.client_id from webhook_endpoints w join oauth_clients c on c.client_id = w.client_id "
-                + "where c.revoked_at is null and (c.client_id in (" + USED + ") or (c.client_type = 'servidor' and c.owner_id in "
-                + "(select o.owner_id from oauth_clients o where o.client_id in (" + USED + ")))) order by w.client_id",
-                String.class, args);
+                + "where c.revoked_at is null and (c.client_id in (" + USED + ") or c.client_id = ? or (c.client_type = 'servidor' "
+                + "and c.owner_id in (select o.owner_id from oauth_clients o where o.client_id in (" + USED + ") "
+                + "or o.client_id = ?))) order by w.client_id", String.class, args);
     }
 }

@@ -831,4 +831,57 @@ class TwoInstancesIT {
                 "DPoP", tokenProof);
         assertThat(JSON.readTree(again.body()).get("error").asString()).isEqualTo("invalid_dpop_proof");
     }
+
+    // ---- guest players (decisions §24) -----------------------------------------------------------
+
+    private static com.example.identity.client.ClientService.NewCredentials guestGame() {
+        long owner = cluster.bean(0, AccountService.class).findByEmail("dev@example.com").orElseThrow().getId();
+        return cluster.bean(0, ClientService.class).register(owner, "Juego", "http://127.0.0.1/juego", List.of(),
+                com.example.identity.client.ClientType.NATIVE, null, com.example.identity.client.SenderConstraints.NONE,
+                true);
+    }
+
+    private static java.net.http.HttpResponse<String> newGuest(int node, String clientId, String address) {
+        return new WebClient(cluster.port(node)).postForm("/oauth/invitado.php", Map.of("client_id", clientId),
+                "X-Forwarded-For", address);
+    }
+
+    @Test
+    void aGuestMadeOnOneInstancePlaysAndRefreshesOnTheOther() {
+        var game = guestGame();
+        var made = newGuest(0, game.clientId(), "198.51.100.142");
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
+        var tokens = JSON.readTree(made.body());
+        var refreshed = new WebClient(cluster.port(1)).postForm("/oauth/token.php", Map.of("grant_type", "refresh_token",
+                "refresh_token", tokens.get("refresh_token").asString(), "client_id", game.clientId()));
+        assertThat(refreshed.statusCode()).as(refreshed.body()).isEqualTo(200);
+        String access = JSON.readTree(refreshed.body()).get("access_token").asString();
+        assertThat(new WebClient(cluster.port(0)).get("/api/userinfo.php", "Authorization", "Bearer " + access).body())
+                .contains("\"correo\":null,\"rol\":\"invitado\"");
+    }
+
+    @Test
+    void oneAddressMakesTenGuestsAnHourOnBothInstancesTogether() {
+        needsPostgres();
+        var game = guestGame();
+        String address = "198.51.100.143";
+        // identity.guests.per-address-hour: 10 (the default), taken alternately at A and B
+        for (int i = 0; i < 10; i++) {
+            assertThat(newGuest(i % 2, game.clientId(), address).statusCode()).as("guest %d", i + 1).isEqualTo(200);
+        }
+        for (int node = 0; node < 2; node++) {
+            int n = node;
+            // the abuse/ budget of oauth/guest/GuestEndpointFilter, by its name
+            assertThat(within(() -> cluster.bean(n, RateLimits.class).sharedBudget("guests", 10, Duration.ofHours(1))
+                    .blockedFor(address) > 0)).isLessThan(Duration.ofSeconds(1));
+            var refused = newGuest(node, game.clientId(), address);
+            assertThat(refused.statusCode()).as("node %d", node).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body()).isEqualTo("{\"error\":\"temporarily_unavailable\","
+                    + "\"error_description\":\"Demasiadas solicitudes, intentalo mas tarde\"}");
+        }
+        assertThat(cluster.bean(0, JdbcTemplate.class).queryForObject("select count(*) from guests where client_id = ?",
+                Long.class, game.clientId())).isEqualTo(10);
+        assertThat(newGuest(1, game.clientId(), "198.51.100.144").statusCode()).as("another address").isEqualTo(200);
+    }
 }

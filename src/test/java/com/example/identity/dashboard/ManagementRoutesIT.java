@@ -137,7 +137,7 @@ class ManagementRoutesIT {
         assertThat(body.propertyNames()).containsExactly("ok", "client");
         JsonNode client = body.get("client");
         assertThat(client.propertyNames()).containsExactly("client_id", "client_secret", "name", "redirect_uri", "type",
-                "post_logout_redirect_uris", "par_obligatorio", "dpop_obligatorio");
+                "post_logout_redirect_uris", "par_obligatorio", "dpop_obligatorio", "invitados");
         assertThat(client.get("client_secret").asString()).matches("[0-9a-f]{64}");
         assertThat(client.get("client_id").asString()).matches("[A-Za-z0-9_-]{22,}");
         assertThat(client.get("name").asString()).isEqualTo("Mi web");
@@ -152,7 +152,7 @@ class ManagementRoutesIT {
         assertThat(list.get("clients").size()).isEqualTo(1);
         assertThat(list.get("clients").get(0).propertyNames())
                 .containsExactly("client_id", "name", "redirect_uri", "created_at", "revoked", "type",
-                        "post_logout_redirect_uris", "par_obligatorio", "dpop_obligatorio");
+                        "post_logout_redirect_uris", "par_obligatorio", "dpop_obligatorio", "invitados");
         assertThat(list.get("clients").get(0).get("revoked").asBoolean()).isFalse();
         assertThat(list.toString()).doesNotContain(client.get("client_secret").asString());
 
@@ -180,21 +180,22 @@ class ManagementRoutesIT {
         assertThat(site.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + siteId + "\",\"client_secret\":\""
                 + secret + "\",\"name\":\"Sitio\",\"redirect_uri\":\"https://sitio.example/cb\",\"type\":\"web\","
                 + "\"post_logout_redirect_uris\":[\"https://sitio.example/adios\",\"https://sitio.example/salida\"],"
-                + "\"par_obligatorio\":false,\"dpop_obligatorio\":false}}");
+                + "\"par_obligatorio\":false,\"dpop_obligatorio\":false,\"invitados\":false}}");
 
+        // decisions §24: a launcher that accepts guest players
         var launcher = web.postForm("/api/clients/create.php", Map.of("name", "Lanzador", "type", "nativa",
-                "redirect_uri", "http://127.0.0.1/cb"), "Authorization", auth);
+                "redirect_uri", "http://127.0.0.1/cb", "invitados", "true"), "Authorization", auth);
         String launcherId = json(launcher).get("client").get("client_id").asString();
         assertThat(launcher.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + launcherId
                 + "\",\"client_secret\":null,\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
-                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false}}");
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false,\"invitados\":true}}");
 
         var console = web.postForm("/api/clients/create.php", Map.of("name", "Consola", "type", "dispositivo"),
                 "Authorization", auth);
         String consoleId = json(console).get("client").get("client_id").asString();
         assertThat(console.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + consoleId
                 + "\",\"client_secret\":null,\"name\":\"Consola\",\"redirect_uri\":null,\"type\":\"dispositivo\","
-                + "\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false}}");
+                + "\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false,\"invitados\":false}}");
 
         // the list, newest first, says the same of each
         var listed = web.get("/api/clients/list.php", "Authorization", auth);
@@ -203,14 +204,14 @@ class ManagementRoutesIT {
         String expected = "{\"ok\":true,\"clients\":["
                 + "{\"client_id\":\"" + consoleId + "\",\"name\":\"Consola\",\"redirect_uri\":null,\"created_at\":\""
                 + clients.get(0).get("created_at").asString() + "\",\"revoked\":false,\"type\":\"dispositivo\","
-                + "\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false},"
+                + "\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false,\"invitados\":false},"
                 + "{\"client_id\":\"" + launcherId + "\",\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
                 + "\"created_at\":\"" + clients.get(1).get("created_at").asString() + "\",\"revoked\":false,"
-                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false},"
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":false,\"dpop_obligatorio\":false,\"invitados\":true},"
                 + "{\"client_id\":\"" + siteId + "\",\"name\":\"Sitio\",\"redirect_uri\":\"https://sitio.example/cb\","
                 + "\"created_at\":\"" + clients.get(2).get("created_at").asString() + "\",\"revoked\":false,"
                 + "\"type\":\"web\",\"post_logout_redirect_uris\":[\"https://sitio.example/adios\","
-                + "\"https://sitio.example/salida\"],\"par_obligatorio\":false,\"dpop_obligatorio\":false}]}";
+                + "\"https://sitio.example/salida\"],\"par_obligatorio\":false,\"dpop_obligatorio\":false,\"invitados\":false}]}";
         assertThat(listed.body()).isEqualTo(expected);
         clients.forEach(c -> assertThat(c.get("created_at").asString()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"));
     }
@@ -267,6 +268,14 @@ class ManagementRoutesIT {
                 "https://x.example/cb"), "Authorization", auth), 400, "name demasiado largo");
         assertThat(web.postForm("/api/clients/create.php", Map.of("name", "loop", "redirect_uri", "http://127.0.0.1:8765/cb"),
                 "Authorization", auth).statusCode()).isEqualTo(200);
+        // decisions §24: invitados is true or false, and only a nativa or dispositivo application accepts guests
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "x", "type", "nativa", "redirect_uri",
+                "http://127.0.0.1/cb", "invitados", "sí"), "Authorization", auth), 400, "invitados inválido: true o false");
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "x", "redirect_uri", "https://x.example/cb",
+                "invitados", "true"), "Authorization", auth), 400,
+                "Solo las aplicaciones de tipo nativa o dispositivo admiten invitados");
+        assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "x", "type", "servidor", "invitados", "true"),
+                "Authorization", auth), 400, "Solo las aplicaciones de tipo nativa o dispositivo admiten invitados");
     }
 
     @Test

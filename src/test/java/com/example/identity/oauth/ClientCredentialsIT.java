@@ -195,7 +195,7 @@ class ClientCredentialsIT extends OAuthTestBase {
         assertThat(created.body()).matches("\\{\"ok\":true,\"client\":\\{\"client_id\":\"[A-Za-z0-9_-]+\","
                 + "\"client_secret\":\"[0-9a-f]{64}\",\"name\":\"Partidas\",\"redirect_uri\":null,"
                 + "\"type\":\"servidor\",\"post_logout_redirect_uris\":\\[],\"par_obligatorio\":false,"
-                + "\"dpop_obligatorio\":false}}");
+                + "\"dpop_obligatorio\":false,\"invitados\":false}}");
         var client = json(created).get("client");
         tokenOf(grantPost(client.get("client_id").asString(), client.get("client_secret").asString()));
         ApiAssertions.assertApiError(web.postForm("/api/clients/create.php", Map.of("name", "X",

@@ -117,6 +117,8 @@ class UserInfoEndpointIT extends OAuthTestBase {
             assertThat(body.get("name").asString()).isEqualTo("Lucía");
             assertThat(body.get("given_name").asString()).isEqualTo("Lucía");
             assertThat(body.has("email")).isFalse();
+            // decisions §24: whether the account is a guest player's, with profile
+            assertThat(body.get("invitado").asBoolean()).isFalse();
         }
     }
 
@@ -187,7 +189,7 @@ class UserInfoEndpointIT extends OAuthTestBase {
 
             assertUserInfoResponse(response);
             assertThat(response.body()).isEqualTo("{\"sub\":\"user:" + userId + "\",\"email\":\"" + email
-                    + "\",\"email_verified\":false,\"name\":\"Lucía\",\"given_name\":\"Lucía\"}");
+                    + "\",\"email_verified\":false,\"name\":\"Lucía\",\"given_name\":\"Lucía\",\"invitado\":false}");
             assertThat(json(response).get("sub").asString()).isEqualTo(idToken.getSubject());
         }
     }

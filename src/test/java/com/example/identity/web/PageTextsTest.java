@@ -27,7 +27,7 @@ class PageTextsTest {
 
     /** The classes whose texts reach a page's notice or error (PageMessages.ATTRIBUTES). */
     static final List<String> WRITERS = List.of("dashboard/AdminController.java",
-            "dashboard/DeveloperDashboardController.java", "settings/AccountPagesController.java",
+            "dashboard/DeveloperDashboardController.java", "dashboard/ClientForm.java", "settings/AccountPagesController.java",
             "settings/PasswordChangeController.java", "settings/TotpSettingsController.java",
             "settings/AccountDeletionController.java", "signin/SecondStepController.java",
             "recovery/PasswordRecoveryController.java", "registration/RegistrationController.java",
