@@ -4,7 +4,9 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongPredicate;
 
@@ -148,6 +150,30 @@ public class Guests implements Purge {
         }
         jdbc.update("delete from guests where user_id = ?", guestId);
         return Optional.of(account);
+    }
+
+    /**
+     * What is stored about {@code userId} as a guest, for the download of {@code /cuenta/datos} (decisions §20): the
+     * application it was made for while it is a guest, and the addresses its game asked for to keep its progress
+     * (when, until when, used when; never the code).
+     */
+    @Transactional(readOnly = true)
+    public Map<String, Object> personalData(long userId) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("aplicacion", applicationOf(userId).orElse(null));
+        data.put("enlaces_para_guardar_progreso", jdbc.query("select created_at, expires_at, used_at from guest_conversions "
+                + "where user_id = ? order by created_at", (rs, i) -> {
+                    Map<String, Object> link = new LinkedHashMap<>();
+                    link.put("creado", iso(rs.getTimestamp(1)));
+                    link.put("caduca", iso(rs.getTimestamp(2)));
+                    link.put("usado", iso(rs.getTimestamp(3)));
+                    return link;
+                }, userId));
+        return data;
+    }
+
+    private static String iso(Timestamp time) {
+        return time == null ? null : time.toInstant().toString();
     }
 
     @Override

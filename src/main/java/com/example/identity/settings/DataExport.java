@@ -13,6 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.guest.Guests;
 import com.example.identity.passkey.Passkeys;
 import com.example.identity.session.OpenSessions;
 
@@ -43,14 +44,19 @@ class DataExport {
             Map.entry("user_entities", "llaves_acceso"),
             Map.entry("user_credentials", "llaves_acceso"),
             Map.entry("audit_events", "eventos_auditoria"),
-            Map.entry("linked_identities", "cuentas_vinculadas"));
+            Map.entry("linked_identities", "cuentas_vinculadas"),
+            // decisions §24: what was kept of the account while it was a guest (guest/Guests#personalData)
+            Map.entry("guests", "invitado"),
+            Map.entry("guest_conversions", "invitado"));
 
     private final JdbcTemplate jdbc;
     private final OpenSessions sessions;
     private final Passkeys passkeys;
     private final Clock clock;
+    private final Guests guests;
 
-    DataExport(JdbcTemplate jdbc, OpenSessions sessions, Passkeys passkeys, Clock clock) {
+    DataExport(JdbcTemplate jdbc, OpenSessions sessions, Passkeys passkeys, Clock clock, Guests guests) {
+        this.guests = guests;
         this.jdbc = jdbc;
         this.sessions = sessions;
         this.passkeys = passkeys;
@@ -119,6 +125,7 @@ class DataExport {
             row.put("ultimo_uso", p.lastUsed() == null ? null : p.lastUsed().toString());
             return row;
         }).toList());
+        out.put("invitado", guests.personalData(userId));
         out.put("cuentas_vinculadas", rows("select provider as proveedor, subject as identificador, linked_at, last_used_at "
                 + "from linked_identities where user_id = ? order by id", userId));
         String subject = "usuario #" + userId;

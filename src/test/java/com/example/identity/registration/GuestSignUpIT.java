@@ -153,7 +153,8 @@ class GuestSignUpIT {
         Guest guest = newGuest();
         String name = accounts.findById(guest.id()).orElseThrow().getPrimerNombre();
         var browser = new WebClient(port);
-        HttpResponse<String> page = browser.get(conversionPage(guest));
+        String address = conversionPage(guest);
+        HttpResponse<String> page = browser.get(address);
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("Guardar tu progreso").contains("id=\"guest-conversion\"").contains(name);
 
@@ -214,6 +215,13 @@ class GuestSignUpIT {
                 String.class, correo)).isEqualTo("usuario #" + guest.id() + " (invitado) → usuario #" + guest.id() + " "
                         + correo + " (registro)");
 
+        // the person's download (decisions §20) says what was kept of the guest: the address its game asked for
+        JsonNode kept = json(phone.get("/cuenta/datos")).get("invitado");
+        assertThat(kept.get("aplicacion").isNull()).as("no guest any more").isTrue();
+        assertThat(kept.get("enlaces_para_guardar_progreso").size()).isEqualTo(1);
+        assertThat(kept.get("enlaces_para_guardar_progreso").get(0).get("usado").asString()).isNotEmpty();
+        assertThat(kept.toString()).doesNotContain(address.substring(address.indexOf('=') + 1));
+
         // the link is spent, and a second conversion address is refused: the account is no guest any more
         assertThat(new WebClient(port).get("/registro/confirmar?token=" + token).statusCode()).isEqualTo(400);
         HttpResponse<String> noMore = new WebClient(port).postRaw("/api/invitados/convertir.php", "", "Authorization",
@@ -272,13 +280,15 @@ class GuestSignUpIT {
         assertThat(signUpThere(new WebClient(port), conversionPage(guest), correo).statusCode()).isEqualTo(200);
         String token = token(mailFor(correo, 1).get(0));
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
-        // an admin deletes the guest (decisions §20): its waiting sign-up goes with it
+        // an admin deletes the guest (decisions §20): its waiting sign-up's link no longer works
         assertThat(deletion.delete(guest.id(), new Caller(admin, true))).isEqualTo(AccountDeletion.Outcome.DELETED);
-        assertThat(jdbc.queryForObject("select count(*) from pending_registrations where guest_id = ?", Long.class,
-                guest.id())).isZero();
         HttpResponse<String> page = new WebClient(port).get("/registro/confirmar?token=" + token);
         assertThat(page.statusCode()).isEqualTo(400);
         assertThat(page.body()).contains("id=\"signup-link-unusable\"");
+        var owner = new WebClient(port);
+        HttpResponse<String> post = owner.postForm("/registro/confirmar", Map.of("token", token, "_csrf",
+                owner.csrfFrom("/registro")));
+        assertThat(post.statusCode()).isEqualTo(400);
         assertThat(accounts.findByEmail(correo)).isEmpty();
     }
 }

@@ -77,9 +77,9 @@ class WebhookRegistrationIT extends WebhookTestBase {
         String page = browser.get("/dashboard/developer.php").body();
         assertThat(page).contains("name=\"webhook_url\"").doesNotContain("id=\"webhooks\"");
 
-        browser.postForm("/dashboard/clients/create", Map.of("name", "Panel mal", "redirect_uri", "https://x.example/cb",
-                "webhook_url", "ftp://x.example/hook", "_csrf", WebClient.csrfOf(page)));
-        assertThat(browser.get("/dashboard/developer.php").body())
+        // a refused form: the same page again, in the answer, with the field's message
+        assertThat(browser.postForm("/dashboard/clients/create", Map.of("name", "Panel mal", "redirect_uri",
+                "https://x.example/cb", "webhook_url", "ftp://x.example/hook", "_csrf", WebClient.csrfOf(page))).body())
                 .contains("id=\"client-webhook-error\">webhook_url inválido: usa https</p>");
 
         String url = "http://127.0.0.1:" + receiverPort + "/panel";
