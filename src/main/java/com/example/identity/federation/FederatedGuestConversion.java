@@ -26,10 +26,11 @@ import com.example.identity.signin.AccountLogin;
  * <ol>
  * <li>an identity already linked to an account: the page says so and offers to log in to that account (its provider's
  *     button logs in there); the guest stays a guest;</li>
- * <li>an identity without an address (Steam's): the sign-up form asks for one, as for any first login with it
- *     (registration/IdentitySignUp), and its mailed link converts the guest and links the identity;</li>
+ * <li>an identity without an address (Steam's), or with one its provider does not say it verified: the sign-up form
+ *     asks for one, as for any first login without an address (registration/IdentitySignUp), and its mailed link
+ *     converts the guest and links the identity;</li>
  * <li>an address that has an account: the page says so and offers to log in to it; the guest stays a guest;</li>
- * <li>otherwise the guest is converted (the address proved when the provider asserts it) and logged in.</li>
+ * <li>otherwise the guest is converted (with the address the provider verified) and logged in.</li>
  * </ol>
  */
 @Component
@@ -57,7 +58,9 @@ class FederatedGuestConversion {
             taken(request, response, "identidad", identity.provider());
             return;
         }
-        if (identity.email() == null || !AccountService.isValidEmail(identity.email())) {
+        // an address the provider does not vouch for is proved by the sign-up's link first: no account becomes a
+        // stranger's address by a provider that let someone claim it (the nOAuth pattern)
+        if (identity.email() == null || !AccountService.isValidEmail(identity.email()) || !identity.emailVerified()) {
             session.anonymous(request, response);
             if (!signUp.offered()) {
                 response.sendRedirect(Endpoints.LOGIN + "?federado=sin-correo");

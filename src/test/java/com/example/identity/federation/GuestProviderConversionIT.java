@@ -225,4 +225,22 @@ class GuestProviderConversionIT {
                 "user:" + person.id())).isZero();
         assertThat(accounts.findByEmail(taken).orElseThrow().getId()).isEqualTo(owner);
     }
+
+    @Test
+    void anAddressTheProviderDoesNotVouchForIsProvedByTheSignUpsLinkFirst() {
+        var person = atProvider("Sin verificar", newEmail(), false);
+        Guest guest = newGuest();
+        var here = new WebClient(PORT);
+        openConversionPage(guest, here);
+
+        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/google?invitado=1", "google");
+
+        // the sign-up form of a provider's identity: an address to type, whose mailed link converts the guest
+        assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro");
+        HttpResponse<String> form = here.get("/registro");
+        assertThat(form.body()).contains("id=\"signup-identity\"").contains("id=\"guest-conversion\"")
+                .doesNotContain("name=\"password\"");
+        assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
+        assertThat(accounts.findByEmail(person.email())).isEmpty();
+    }
 }
