@@ -41,12 +41,6 @@ public final class TicketGenerator implements OAuth2TokenGenerator<Jwt> {
     public static final OAuth2TokenType TICKET = new OAuth2TokenType("ticket");
     /** The JWT's {@code typ} (RFC 8725 §3.11: explicit typing, so no other JWT of this issuer passes for one). */
     public static final String TYPE = "ticket+jwt";
-    /**
-     * The guests' {@code rol} (decisions §24): {@code invitado} is true for them, false for everyone else. Read from
-     * the role's value, so that it holds whichever way the role is spelt in {@code account/Role}.
-     */
-    static final String GUEST_ROLE = "invitado";
-
     private final JwtEncoder encoder;
     private final Duration ttl;
     private final Clock clock;
@@ -77,7 +71,8 @@ public final class TicketGenerator implements OAuth2TokenGenerator<Jwt> {
                 .id(UUID.randomUUID().toString())
                 .claim("primer_nombre", owner.primerNombre())
                 .claim("rol", owner.rol().value())
-                .claim("invitado", GUEST_ROLE.equals(owner.rol().value()))
+                // decisions §24: true for a guest player's ticket, false for everyone else's
+                .claim("invitado", owner.rol().isGuest())
                 .build();
         JwsHeader header = JwsHeader.with(SignatureAlgorithm.RS256).type(TYPE).build();
         return encoder.encode(JwtEncoderParameters.from(header, claims));

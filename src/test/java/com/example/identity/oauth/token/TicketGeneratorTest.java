@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -98,15 +97,10 @@ class TicketGeneratorTest {
                 .isNotEqualTo(ticket.getId());
     }
 
-    /**
-     * A guest's ticket says {@code "invitado": true} (decisions §24): read from the role's value, so this runs once the
-     * guest role exists in account/Role (issue 42) and is skipped, saying so, before.
-     */
+    /** A guest player's ticket says {@code "invitado": true} (decisions §24). */
     @Test
     void aGuestsTicketSaysSo() {
-        Role guest = List.of(Role.values()).stream().filter(r -> r.value().equals("invitado")).findFirst().orElse(null);
-        org.junit.jupiter.api.Assumptions.assumeTrue(guest != null, "account/Role has no guest role yet (issue 42)");
-        var guestOwner = new TokenOwner(8, 43, "Invitado 1234", null, guest, TokenKind.OAUTH, null, "juego",
+        var guestOwner = new TokenOwner(8, 43, "Invitado 1234", null, Role.INVITADO, TokenKind.OAUTH, null, "juego",
                 Set.of("openid"), "auth-2", Set.of(), false, null);
         var context = context(TicketGenerator.TICKET).principal(new BearerTokenAuthentication(guestOwner)).build();
 
