@@ -42,20 +42,25 @@ class GuestProviderConversionIT {
     static final int PORT = OtherProvider.freePort();
     static final String BASE = "http://localhost:" + PORT;
     static final String PASSWORD = "provider-password-1";
+    /**
+     * The registration id: not FederatedLoginIT's "google", whose subjects ({@code user:<id>} of another provider
+     * instance, numbered from the same start) are linked in the database the tests of this JVM share.
+     */
+    static final String REG = "partida";
     static OtherProvider provider;
 
     @DynamicPropertySource
     static void providers(DynamicPropertyRegistry registry) {
         provider = OtherProvider.start();
-        var google = provider.application(BASE + "/login/oauth2/code/google");
+        var google = provider.application(BASE + "/login/oauth2/code/" + REG);
         String p = "spring.security.oauth2.client.";
         registry.add("server.port", () -> PORT);
         registry.add("identity.issuer", () -> BASE);
-        registry.add(p + "registration.google.client-id", google::clientId);
-        registry.add(p + "registration.google.client-secret", google::clientSecret);
-        registry.add(p + "registration.google.client-name", () -> "Google");
-        registry.add(p + "registration.google.scope", () -> "openid,email,profile");
-        registry.add(p + "provider.google.issuer-uri", () -> provider.issuer);
+        registry.add(p + "registration." + REG + ".client-id", google::clientId);
+        registry.add(p + "registration." + REG + ".client-secret", google::clientSecret);
+        registry.add(p + "registration." + REG + ".client-name", () -> "Google");
+        registry.add(p + "registration." + REG + ".scope", () -> "openid,email,profile");
+        registry.add(p + "provider." + REG + ".issuer-uri", () -> provider.issuer);
     }
 
     @AfterAll
@@ -96,8 +101,8 @@ class GuestProviderConversionIT {
         String url = JSON.readTree(answer.body()).get("url").asString();
         HttpResponse<String> page = browser.get(url.substring(BASE.length()));
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.body()).contains("id=\"guest-federated-google\"")
-                .contains("href=\"/login/federado/google?invitado=1\"").contains(">Entrar con Google</a>");
+        assertThat(page.body()).contains("id=\"guest-federated-" + REG + "\"")
+                .contains("href=\"/login/federado/" + REG + "?invitado=1\"").contains(">Entrar con Google</a>");
     }
 
     /** A person logged in at the provider, in a browser of its own. */
@@ -140,8 +145,8 @@ class GuestProviderConversionIT {
         openConversionPage(guest, here);
         var person = atProvider("Iria", newEmail(), true);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/google?invitado=1",
-                "google");
+        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
+                REG);
 
         assertThat(arrived.statusCode()).as(arrived.body()).isEqualTo(302);
         assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/?invitado=guardado");
@@ -152,7 +157,7 @@ class GuestProviderConversionIT {
         assertThat(account.isEmailVerified()).isTrue();
         assertThat(account.getPrimerNombre()).isEqualTo("Iria");
         assertThat(account.isPasswordSet()).isFalse();
-        assertThat(jdbc.queryForObject("select user_id from linked_identities where provider = 'google' and subject = ?",
+        assertThat(jdbc.queryForObject("select user_id from linked_identities where provider = '" + REG + "' and subject = ?",
                 Long.class, "user:" + person.id())).isEqualTo(guest.id());
         assertThat(jdbc.queryForObject("select count(*) from guests where user_id = ?", Long.class, guest.id())).isZero();
         // the game's token speaks for the full account now
@@ -161,7 +166,7 @@ class GuestProviderConversionIT {
                         + person.email() + "\",\"rol\":\"user\"}}");
         // and Google logs that account in from now on
         var later = new WebClient(PORT);
-        HttpResponse<String> again = viaProvider(later, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> again = viaProvider(later, person.browser(), "/login/federado/" + REG, REG);
         assertThat(pathOf(WebClient.location(again))).isEqualTo("/");
         assertThat(later.get("/cuenta/").body()).contains(person.email());
     }
@@ -171,34 +176,34 @@ class GuestProviderConversionIT {
         var person = atProvider("Olalla", newEmail(), true);
         // the identity already has an account here (its first login made it)
         HttpResponse<String> first = viaProvider(new WebClient(PORT), person.browser(),
-                "/login/federado/google", "google");
+                "/login/federado/" + REG, REG);
         assertThat(first.statusCode()).isEqualTo(302);
         long owner = accounts.findByEmail(person.email()).orElseThrow().getId();
         Guest guest = newGuest();
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/google?invitado=1",
-                "google");
+        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
+                REG);
 
-        assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro?ocupado=identidad&proveedor=google");
-        HttpResponse<String> page = here.get("/registro?ocupado=identidad&proveedor=google");
+        assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro?ocupado=identidad&proveedor=" + REG);
+        HttpResponse<String> page = here.get("/registro?ocupado=identidad&proveedor=" + REG);
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("id=\"guest-taken\"")
                 .contains("Esa cuenta del otro proveedor ya es la forma de entrar en una cuenta de este servicio: no se ha unido nada.")
-                .contains("Tu partida de invitado sigue siendo de invitado").contains("id=\"guest-taken-google\"")
-                .contains("href=\"/login/federado/google\"").doesNotContain("id=\"signup-form\"");
-        assertThat(new WebClient(PORT).get("/registro?ocupado=identidad&proveedor=google", "Accept-Language", "en").body())
+                .contains("Tu partida de invitado sigue siendo de invitado").contains("id=\"guest-taken-" + REG + "\"")
+                .contains("href=\"/login/federado/" + REG + "\"").doesNotContain("id=\"signup-form\"");
+        assertThat(new WebClient(PORT).get("/registro?ocupado=identidad&proveedor=" + REG, "Accept-Language", "en").body())
                 .contains("That account of the other provider already logs in to an account of this service: nothing was merged.")
                 .contains("Your guest game is still a guest");
         // nothing logged in, nothing merged: the guest is a guest, the account is the person's alone
         assertThat(here.get("/cuenta/").statusCode()).isEqualTo(302);
         assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
         assertThat(accounts.findById(guest.id()).orElseThrow().getCorreo()).isNull();
-        assertThat(jdbc.queryForObject("select user_id from linked_identities where provider = 'google' and subject = ?",
+        assertThat(jdbc.queryForObject("select user_id from linked_identities where provider = '" + REG + "' and subject = ?",
                 Long.class, "user:" + person.id())).isEqualTo(owner);
         // the page's button logs in to that account: the conversion is over in this browser
-        HttpResponse<String> login = viaProvider(here, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> login = viaProvider(here, person.browser(), "/login/federado/" + REG, REG);
         assertThat(pathOf(WebClient.location(login))).isEqualTo("/");
         assertThat(here.get("/cuenta/").body()).contains(person.email());
         assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
@@ -213,8 +218,8 @@ class GuestProviderConversionIT {
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/google?invitado=1",
-                "google");
+        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
+                REG);
 
         assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro?ocupado=correo");
         assertThat(here.get("/registro?ocupado=correo").body()).contains("id=\"guest-taken\"")
@@ -233,13 +238,13 @@ class GuestProviderConversionIT {
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/google?invitado=1", "google");
+        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1", REG);
 
         // the sign-up form of a provider's identity: an address to type, whose mailed link converts the guest
         assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro");
         HttpResponse<String> form = here.get("/registro");
-        assertThat(form.body()).contains("id=\"signup-identity\"").contains("id=\"guest-conversion\"")
-                .doesNotContain("name=\"password\"");
+        assertThat(form.body()).contains("id=\"signup-unverified\"").contains("id=\"guest-conversion\"")
+                .contains("value=\"" + person.email() + "\"").doesNotContain("name=\"password\"");
         assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
         assertThat(accounts.findByEmail(person.email())).isEmpty();
     }
