@@ -601,12 +601,13 @@ class TwoInstancesIT {
         String email = newDeveloper("node-password-246");
         var atA = new WebClient(cluster.port(0));
         atA.login(email, "node-password-246");
-        var refused = atA.postForm("/dashboard/clients/create", Map.of("name", "Flash",
-                "redirect_uri", "http://flash.example/cb", "_csrf", atA.csrfFrom("/dashboard/developer.php")));
+        // a refused token (the application form answers its refusals in the page itself since issue 42)
+        var refused = atA.postForm("/dashboard/tokens/create", Map.of("name", "",
+                "_csrf", atA.csrfFrom("/dashboard/developer.php")));
         assertThat(refused.statusCode()).isEqualTo(302);
         String page = atA.at(cluster.port(1)).get(WebClient.location(refused)).body();
-        assertThat(page).as("the refused form's error and values (a flash attribute) at the other instance")
-                .contains("id=\"client-redirect-error\"").contains("value=\"http://flash.example/cb\"");
+        assertThat(page).as("the refused form's error (a flash attribute) at the other instance")
+                .contains("id=\"token-name-error\">Escribe un nombre para el token.</p>");
     }
 
     // ---- accounts: recovery, second factor, device flow ------------------------------------------

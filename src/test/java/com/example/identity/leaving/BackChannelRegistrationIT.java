@@ -57,9 +57,10 @@ class BackChannelRegistrationIT extends LeavingTestBase {
         WebClient browser = developer.browser();
         String page = browser.get("/dashboard/developer.php").body();
         assertThat(page).contains("name=\"backchannel_logout_uri\"");
-        browser.postForm("/dashboard/clients/create", Map.of("name", "panel-mal", "redirect_uri", "https://x.example/cb",
-                "backchannel_logout_uri", "ftp://x.example/bcl", "_csrf", WebClient.csrfOf(page)));
-        assertThat(browser.get("/dashboard/developer.php").body()).contains("id=\"client-backchannel-error\">"
+        // a refused form: the same page again, in the answer, with the field's message
+        assertThat(browser.postForm("/dashboard/clients/create", Map.of("name", "panel-mal", "redirect_uri",
+                "https://x.example/cb", "backchannel_logout_uri", "ftp://x.example/bcl", "_csrf", WebClient.csrfOf(page)))
+                .body()).contains("id=\"client-backchannel-error\">"
                 + "backchannel_logout_uri inválido: usa https (http solo para localhost, 127.0.0.1 o [::1])</p>");
         String dashboardName = "panel-bien-" + developer.id();
         browser.postForm("/dashboard/clients/create", Map.of("name", dashboardName, "redirect_uri", "https://x.example/cb",
@@ -90,10 +91,9 @@ class BackChannelRegistrationIT extends LeavingTestBase {
                     "webhook_url inválido: no puede apuntar a una dirección local o privada");
         }
         WebClient browser = developer.browser();
-        browser.postForm("/dashboard/clients/create", Map.of("name", "panel-privado", "redirect_uri",
+        assertThat(browser.postForm("/dashboard/clients/create", Map.of("name", "panel-privado", "redirect_uri",
                 "https://x.example/cb", "backchannel_logout_uri", "https://169.254.169.254/latest/meta-data/",
-                "_csrf", browser.csrfFrom("/dashboard/developer.php")));
-        assertThat(browser.get("/dashboard/developer.php").body()).contains("id=\"client-backchannel-error\">"
+                "_csrf", browser.csrfFrom("/dashboard/developer.php"))).body()).contains("id=\"client-backchannel-error\">"
                 + "backchannel_logout_uri inválido: no puede apuntar a una dirección local o privada</p>");
         assertThat(jdbc.queryForObject("select count(*) from oauth_clients where owner_id = ?", Integer.class,
                 developer.id())).isZero();
