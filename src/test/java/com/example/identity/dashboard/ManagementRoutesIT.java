@@ -227,7 +227,8 @@ class ManagementRoutesIT {
         String launcherId = json(launcher).get("client").get("client_id").asString();
         assertThat(launcher.body()).isEqualTo("{\"ok\":true,\"client\":{\"client_id\":\"" + launcherId
                 + "\",\"client_secret\":null,\"name\":\"Lanzador\",\"redirect_uri\":\"http://127.0.0.1/cb\","
-                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":true,\"dpop_obligatorio\":true}}");
+                + "\"type\":\"nativa\",\"post_logout_redirect_uris\":[],\"par_obligatorio\":true,\"dpop_obligatorio\":true,"
+                + "\"invitados\":false}}");
         var console = web.postForm("/api/clients/create.php", Map.of("name", "Consola", "type", "dispositivo",
                 "dpop_obligatorio", "true"), "Authorization", auth);
         assertThat(json(console).get("client").get("dpop_obligatorio").asBoolean()).isTrue();
