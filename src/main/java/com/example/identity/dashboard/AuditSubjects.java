@@ -21,8 +21,8 @@ final class AuditSubjects {
     static final List<String> PHRASES = List.of("personal-tokens-of-user", "refresh-token-of", "tokens-revoked",
             "of-user", "by-user", "passkey-disabled-account", "password-second-factor", "with-passkey",
             "with-recovery-code", "all-others", "one-session", "third-party", "first-party", "signing-from",
-            "attempts-refused", "no-longer-developer", "by-an-admin", "second-factor", "passkey-named", "passkey",
-            "user", "authorization", "application", "key");
+            "attempts-refused", "no-longer-developer", "by-an-admin", "for-the-application", "guest", "by-sign-up",
+            "second-factor", "passkey-named", "passkey", "user", "authorization", "application", "key");
 
     /** An e-mail change: {@code usuario #4 de old@x a new@x}, or its request {@code usuario #4 a new@x}. */
     static final Pattern CHANGE = Pattern.compile("^(usuario #\\d+)(?: de (\\S+))? a (\\S+)$");

@@ -30,6 +30,10 @@ class AuditSubjectsTest {
         assertThat(english.shown("usuario #14 a nueva@example.com")).isEqualTo("user #14 to nueva@example.com");
         assertThat(english.shown("usuario #3: 1 sesión (abc)")).isEqualTo("user #3: 1 session (abc)");
         assertThat(english.shown("3 tokens personales de usuario #9")).isEqualTo("3 personal tokens of user #9");
+        assertThat(english.shown("usuario #7 (invitado) para la aplicación abc")).as("a guest's creation")
+                .isEqualTo("user #7 (guest) for the application abc");
+        assertThat(english.shown("usuario #7 (invitado) → usuario #7 ana@example.com (registro)")).as("its conversion")
+                .isEqualTo("user #7 (guest) → user #7 ana@example.com (sign-up)");
         assertThat(english.shown(null)).isNull();
         assertThat(english.shown("dev@example.com")).as("no phrase: as stored").isEqualTo("dev@example.com");
     }
