@@ -29,6 +29,8 @@
     if (!response.ok) {
       const error = new Error("HTTP " + response.status);
       error.status = response.status;
+      // a refusal that names a page to show (a suspended account: the login page says why and until when)
+      error.body = await response.json().catch(() => null);
       throw error;
     }
     return response.json();
@@ -67,6 +69,10 @@
       }
       window.location.href = result.redirectUrl;
     } catch (e) {
+      if (e.body && e.body.redirectUrl) {
+        window.location.href = e.body.redirectUrl;
+        return;
+      }
       show("passkey-error");
     }
   }

@@ -72,6 +72,14 @@ public final class Endpoints {
     public static final String API_USERS_ALL = "/api/usuarios/**";
     /** A guest's game asks for the address where the player keeps the progress (decisions §24), bearer token only. */
     public static final String API_GUEST_CONVERSION = "/api/invitados/convertir.php";
+    /**
+     * Sanctions (decisions §26): admins everywhere, an application's owner in their applications, with a session and
+     * CSRF, a {@code gestion} token or a {@code servidor} application's own token.
+     */
+    public static final String API_SANCTIONS_CREATE = "/api/sanciones/crear.php";
+    public static final String API_SANCTIONS_LIFT = "/api/sanciones/levantar.php";
+    public static final String API_SANCTIONS_LIST = "/api/sanciones/list.php";
+    public static final String API_SANCTIONS_ALL = "/api/sanciones/**";
     /** The OpenAPI 3.1 document of every /api/ and /oauth/ route (openapi/), public; springdoc serves it. */
     public static final String API_OPENAPI = "/api/openapi.json";
     /** The same document in YAML (springdoc serves it beside the JSON one). */
@@ -144,6 +152,8 @@ public final class Endpoints {
     public static final String ADMIN_DASHBOARD = "/dashboard/admin.php";
     public static final String ADMIN_ALL = "/dashboard/admin/**";
     public static final String DASHBOARD_ALL = "/dashboard/**";
+    /** The sanctions page (dashboard/SanctionsController): developers in their applications, admins everywhere. */
+    public static final String SANCTIONS_PAGE = "/dashboard/sanciones";
     /** Spring Security's passkey registration endpoints (passkey/PasskeyRegistration guards them). */
     public static final String PASSKEY_REGISTER_OPTIONS = "/webauthn/register/options";
     public static final String PASSKEY_REGISTER = "/webauthn/register";

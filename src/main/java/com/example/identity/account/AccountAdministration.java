@@ -244,6 +244,15 @@ public class AccountAdministration {
         };
     }
 
+    /**
+     * Takes the admins' lock ({@link Admins}) in the caller's transaction, for a change made elsewhere that may keep an
+     * admin out without changing the account (a sanction in every application, sanctions/): two admins suspending each
+     * other at the same moment queue here, and the second sees the first's sanction on itself.
+     */
+    public void holdAdminsLock() {
+        admins.lock();
+    }
+
     /** An account that exists (a deleted one is gone: decisions §20). */
     private Optional<UserAccount> live(long userId) {
         return users.findById(userId);

@@ -4,6 +4,7 @@ import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.AccountStatusUserDetailsChecker;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
+import org.springframework.security.core.userdetails.UserDetailsChecker;
 import org.springframework.security.core.userdetails.UserDetailsPasswordService;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -21,13 +22,26 @@ public final class PasswordLogin {
     }
 
     public static AuthenticationManager manager(UserDetailsService users, PasswordEncoder passwordEncoder) {
+        return manager(users, passwordEncoder, user -> {
+        });
+    }
+
+    /**
+     * The same, with {@code afterPassword} run after the account-status checks, once the password is proved (a
+     * sanction's refusal, signin/Suspensions: shown only to whoever knows the password).
+     */
+    public static AuthenticationManager manager(UserDetailsService users, PasswordEncoder passwordEncoder,
+            UserDetailsChecker afterPassword) {
         var provider = new DaoAuthenticationProvider(users);
         provider.setPasswordEncoder(passwordEncoder);
         provider.setPreAuthenticationChecks(user -> {
             // nothing before the hash: see the class comment
         });
         var statusChecks = new AccountStatusUserDetailsChecker();
-        provider.setPostAuthenticationChecks(statusChecks::check);
+        provider.setPostAuthenticationChecks(user -> {
+            statusChecks.check(user);
+            afterPassword.check(user);
+        });
         if (users instanceof UserDetailsPasswordService rehash) {
             // a proven password whose hash is weaker than today's setting (imported bcrypt, Argon2i ...) is
             // hashed again at the first login

@@ -9,6 +9,7 @@ import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.apitoken.BearerTokenAuthentication;
 import com.example.identity.apitoken.TokenKind;
+import com.example.identity.sanctions.Sanctioner;
 
 /**
  * Who is calling an {@code /api/} route: the user of the browser session, or the owner of a bearer
@@ -48,6 +49,25 @@ final class ApiCaller {
             return Optional.of(bearer.owner().rol());
         }
         return Optional.empty();
+    }
+
+    /**
+     * Who places, lifts or lists sanctions (decisions §26): a management route's caller ({@link #require}), or a
+     * {@code servidor} application's own token, which acts for its owner in the owner's applications.
+     *
+     * @throws ApiProblem 403 {@code Permiso denegado} when there is no such caller
+     */
+    static Sanctioner sanctioner(Authentication authentication) {
+        if (authentication instanceof BearerTokenAuthentication bearer && bearer.owner().kind() == TokenKind.SERVER
+                && bearer.owner().clientId() != null) {
+            return Sanctioner.server(bearer.owner().userId(), bearer.owner().clientId());
+        }
+        return Sanctioner.of(require(authentication));
+    }
+
+    /** A {@code servidor} application's own access token (client credentials, decisions §21). */
+    static boolean isServer(Authentication authentication) {
+        return authentication instanceof BearerTokenAuthentication bearer && bearer.owner().kind() == TokenKind.SERVER;
     }
 
     /** An {@code admin} caller, by session or personal token. */

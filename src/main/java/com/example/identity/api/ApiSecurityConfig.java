@@ -109,6 +109,8 @@ class ApiSecurityConfig {
                 .requestMatchers(Endpoints.API_TOKENS_ALL, Endpoints.API_CLIENTS_ALL).access(ApiSecurityConfig::manager)
                 // the administration API (decisions §23): the same, and the caller is an admin
                 .requestMatchers(Endpoints.API_USERS_ALL).access(ApiSecurityConfig::administrator)
+                // sanctions (decisions §26): the same as the management routes, or a servidor application's token
+                .requestMatchers(Endpoints.API_SANCTIONS_ALL).access(ApiSecurityConfig::sanctioner)
                 .anyRequest().access(ApiSecurityConfig::developerInGoodStanding))
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts, proofs), CsrfFilter.class)
             // the guests' route takes a bearer token only, never a session: nothing for CSRF to protect
@@ -167,6 +169,16 @@ class ApiSecurityConfig {
             RequestAuthorizationContext context) {
         return new AuthorizationDecision(manager(authentication, context).isGranted()
                 && ApiCaller.isAdmin(authentication.get()));
+    }
+
+    /**
+     * {@link #manager}, or the own access token of a {@code servidor} application (decisions §26: a game's back end
+     * sanctions a cheater in its owner's applications; the controller keeps it there).
+     */
+    static AuthorizationDecision sanctioner(Supplier<? extends Authentication> authentication,
+            RequestAuthorizationContext context) {
+        return new AuthorizationDecision(manager(authentication, context).isGranted()
+                || ApiCaller.isServer(authentication.get()));
     }
 
     /** {@link #developerInGoodStanding}, and a bearer token of scope {@code gestion} (decisions §15). */

@@ -81,6 +81,10 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
             @Param("now") Instant now);
 
     @Modifying
+    @Query("update ApiToken t set t.revokedAt = :now where t.userId = :userId and t.kind <> :kind and t.revokedAt is null")
+    int revokeByUserExceptKind(@Param("userId") long userId, @Param("kind") TokenKind kind, @Param("now") Instant now);
+
+    @Modifying
     @Query("update ApiToken t set t.revokedAt = :now where t.userId = :userId and t.kind = :kind and t.revokedAt is null")
     int revokeKindByUser(@Param("userId") long userId, @Param("kind") TokenKind kind, @Param("now") Instant now);
 

@@ -275,6 +275,17 @@ public class ApiTokenService implements Purge {
         return tokens.revokeByClientAndUser(clientId, userId, clock.instant());
     }
 
+    /**
+     * Revokes every live token of one user, personal ones and those issued to applications for them, not the own
+     * tokens of their {@code servidor} applications (a sanction in every application, sanctions/): evicted from
+     * every instance's cache at commit.
+     */
+    @Transactional
+    public int revokeAllOfUser(long userId) {
+        evict("user=" + userId);
+        return tokens.revokeByUserExceptKind(userId, TokenKind.SERVER, clock.instant());
+    }
+
     /** Revokes every live token issued to one OAuth client (the client was revoked). */
     @Transactional
     public int revokeByClient(String clientId) {

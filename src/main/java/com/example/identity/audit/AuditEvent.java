@@ -94,7 +94,13 @@ public record AuditEvent(Type type, String subject, String actor) {
         /** A game made a guest player's account at /oauth/invitado.php (decisions §24). */
         GUEST_CREATED("Invitado creado"),
         /** A guest kept its progress: the same account became a full one (decisions §24). */
-        GUEST_CONVERTED("Invitado convertido en cuenta");
+        GUEST_CONVERTED("Invitado convertido en cuenta"),
+        /** A sanction placed (decisions §26): in one application or in all, until when, why. */
+        SANCTION_PLACED("Sanción impuesta"),
+        /** A sanction lifted early at levantar.php or on the sanctions page. */
+        SANCTION_LIFTED("Sanción levantada"),
+        /** A sanction's end came (its hasta): the applications were told. */
+        SANCTION_ENDED("Sanción terminada");
 
         private final String label;
 

@@ -29,6 +29,8 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.consent.Consents;
+import com.example.identity.sanctions.Sanctions;
+import com.example.identity.sanctions.SuspensionNotice;
 
 /**
  * {@code /activar} (RFC 8628 §3.3, decisions §16): where a logged-in user (the login page sends them back
@@ -44,6 +46,9 @@ import com.example.identity.consent.Consents;
  * 429 with {@code Retry-After} without looking anything up. The budget is per account rather than per
  * session: every session of the page belongs to an account, so an account's budget bounds all its sessions
  * together, which a per-session budget would not. The arithmetic is in docs/native-and-device.md.
+ *
+ * <p>A person whom a sanction keeps out of the application (one there, or in every application: decisions §26) is
+ * shown why and until when, with a 403, and nothing is decided: the console's code stays pending until it expires.
  */
 @Controller
 class ActivationController {
@@ -63,10 +68,12 @@ class ActivationController {
     private final AccountService accounts;
     private final Consents consents;
     private final UserCodeGuesses guesses;
+    private final Sanctions sanctions;
     private final Clock clock;
 
     ActivationController(DeviceAuthorizations devices, RegisteredClientRepository clients, AccountService accounts,
-            Consents consents, UserCodeGuesses guesses, Clock clock) {
+            Consents consents, UserCodeGuesses guesses, Sanctions sanctions, Clock clock) {
+        this.sanctions = sanctions;
         this.devices = devices;
         this.clients = clients;
         this.accounts = accounts;
@@ -114,6 +121,13 @@ class ActivationController {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
             model.addAttribute("userCode", "");
             model.addAttribute("error", "Esta aplicación ya no está disponible.");
+            return VIEW;
+        }
+        var sanction = sanctions.inForce(user.id(), client.getClientId());
+        if (sanction.isPresent()) {
+            response.setStatus(HttpStatus.FORBIDDEN.value());
+            model.addAttribute("userCode", "");
+            model.addAttribute("suspension", SuspensionNotice.of(sanction.get()));
             return VIEW;
         }
         String userCode = UserCodes.display(UserCodes.normalize(typed).orElseThrow());

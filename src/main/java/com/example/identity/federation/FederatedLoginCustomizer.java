@@ -15,21 +15,19 @@ import org.slf4j.LoggerFactory;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.authentication.ProviderManager;
-import org.springframework.security.core.userdetails.UserDetailsService;
-import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.oauth2.client.authentication.OAuth2LoginAuthenticationProvider;
 import org.springframework.security.oauth2.client.oidc.authentication.OidcAuthorizationCodeAuthenticationProvider;
 import org.springframework.security.oauth2.client.oidc.userinfo.OidcUserService;
 
 import java.util.List;
 
-import com.example.identity.account.PasswordLogin;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountService;
 import com.example.identity.registration.IdentitySignUp;
 import com.example.identity.signin.AccountLogin;
+import com.example.identity.signin.PasswordLoginCustomizer;
 
 /**
  * The web chain's login with other providers (decisions §19): Spring Security's OAuth 2.0 client
@@ -51,19 +49,16 @@ public class FederatedLoginCustomizer {
     private final AccountLogin login;
     private final FederationSettings settings;
     private final Clock clock;
-    private final UserDetailsService users;
-    private final PasswordEncoder passwordEncoder;
+    private final PasswordLoginCustomizer passwordLogin;
     private final IdentitySignUp signUp;
     private final FederatedGuestConversion guests;
 
     FederatedLoginCustomizer(ObjectProvider<ClientRegistrationRepository> registrations, LinkedIdentities links,
             AccountService accounts, FederatedSession session, AccountLogin login, FederationSettings settings, Clock clock,
-            UserDetailsService users, PasswordEncoder passwordEncoder, IdentitySignUp signUp,
-            FederatedGuestConversion guests) {
+            PasswordLoginCustomizer passwordLogin, IdentitySignUp signUp, FederatedGuestConversion guests) {
         this.signUp = signUp;
         this.guests = guests;
-        this.users = users;
-        this.passwordEncoder = passwordEncoder;
+        this.passwordLogin = passwordLogin;
         this.registrations = registrations;
         this.links = links;
         this.accounts = accounts;
@@ -87,7 +82,7 @@ public class FederatedLoginCustomizer {
         http.authenticationManager(new ProviderManager(List.of(
                 new OidcAuthorizationCodeAuthenticationProvider(tokenClient, oidcUserService),
                 new OAuth2LoginAuthenticationProvider(tokenClient, userService)),
-                PasswordLogin.manager(users, passwordEncoder)));
+                passwordLogin.manager()));
         http.oauth2Login(login -> login
                 .loginPage(Endpoints.LOGIN)
                 .authorizedClientRepository(new NoAuthorizedClients())

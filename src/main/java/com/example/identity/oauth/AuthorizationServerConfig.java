@@ -59,7 +59,9 @@ import com.example.identity.oauth.token.RefreshTokenGenerator;
 import com.example.identity.oauth.token.RefreshTokens;
 import com.example.identity.oauth.token.TicketExchange;
 import com.example.identity.oauth.token.TicketGenerator;
+import com.example.identity.oauth.token.GrantHolders;
 import com.example.identity.oauth.token.TicketSettings;
+import com.example.identity.sanctions.Sanctions;
 import com.example.identity.oauth.token.TokenEndpointCustomizer;
 import com.example.identity.oauth.token.TokenRequestConverter;
 import com.example.identity.oauth.token.TokenRequestProofs;
@@ -180,18 +182,18 @@ class AuthorizationServerConfig {
     @Bean
     RefreshTokenExchange refreshTokenExchange(RefreshTokens refreshTokens, DatabaseAuthorizationService authorizations,
             AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
-        return new RefreshTokenExchange(refreshTokens, authorizations, accounts, tokenGenerator, signingKeys,
-                transactions, clock, proofs);
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs, Sanctions sanctions) {
+        return new RefreshTokenExchange(refreshTokens, authorizations, new GrantHolders(accounts, sanctions), tokenGenerator,
+                signingKeys, transactions, clock, proofs);
     }
 
     /** The device code grant (RFC 8628 §3.4): polls, and the one that spends an approved run; a provider bean. */
     @Bean
     DeviceCodeExchange deviceCodeExchange(DeviceAuthorizations devices, DatabaseAuthorizationService authorizations,
             AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
-        return new DeviceCodeExchange(devices, authorizations, accounts, tokenGenerator, signingKeys, transactions, clock,
-                proofs);
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs, Sanctions sanctions) {
+        return new DeviceCodeExchange(devices, authorizations, new GrantHolders(accounts, sanctions), tokenGenerator,
+                signingKeys, transactions, clock, proofs);
     }
 
     /**
@@ -200,8 +202,9 @@ class AuthorizationServerConfig {
      */
     @Bean
     TicketExchange ticketExchange(ApiTokenValidator tokens, RegisteredClientRepository clients,
-            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, TokenRequestProofs proofs) {
-        return new TicketExchange(tokens, clients, tokenGenerator, signingKeys, proofs);
+            OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys, TokenRequestProofs proofs,
+            Sanctions sanctions) {
+        return new TicketExchange(tokens, clients, tokenGenerator, signingKeys, proofs, sanctions);
     }
 
     /** The device authorization endpoint's step (RFC 8628 §3.1): a run started for a device application. */

@@ -90,9 +90,11 @@ final class ApiRoutes {
 
         users(api);
         guests(api);
+        sanctions(api);
         // one tag per family of routes, in place of springdoc's controller names
         api.getPaths().forEach((path, item) -> item.readOperations().forEach(op -> op.setTags(List.of(
-                path.startsWith("/api/usuarios/") ? "usuarios (admins)" : path.startsWith("/api/tokens/") ? "tokens"
+                path.startsWith("/api/usuarios/") ? "usuarios (admins)" : path.startsWith("/api/sanciones/") ? "sanciones"
+                        : path.startsWith("/api/tokens/") ? "tokens"
                         : path.startsWith("/api/clients/") ? "aplicaciones"
                         : path.startsWith("/api/invitados/") ? "invitados" : "api"))));
 
@@ -147,6 +149,39 @@ final class ApiRoutes {
         errors(convert, "403", "Permiso denegado");
         errors(convert, "409", "La cuenta no es de invitado");
         errors(convert, "503", "Servicio no disponible");
+    }
+
+    /** Decisions §26: who may call, the fields and the refusals of the three sanctions routes. */
+    private static void sanctions(OpenAPI api) {
+        String who = "Un admin (en todas las aplicaciones o en una), o el dueño de la aplicación (solo en las suyas): "
+                + "con una sesión (token CSRF en los POST), un token personal de alcance gestion o el token de acceso de "
+                + "una aplicación de tipo servidor suya (client_credentials).";
+        Operation create = post(api, Endpoints.API_SANCTIONS_CREATE, "Sanciona a una persona en una aplicación o en todas",
+                List.of(required("usuario_id", "id de la cuenta sancionada"),
+                        required("motivo", "Motivo que se le muestra, 1 a 200 caracteres"),
+                        field("hasta", "Fin de la sanción, ISO 8601 con zona (2027-01-31T12:00:00Z); sin él, permanente"),
+                        field("client_id", "La aplicación; sin él, todas (solo admins)")));
+        create.setDescription(who + " Una sanción en todas cierra sus sesiones y revoca todos sus tokens; en una aplicación, "
+                + "los de esa aplicación. Webhook usuario.sancionado.");
+        errors(create, "400", "Falta el parámetro usuario_id", "usuario_id inválido", "Falta el parámetro motivo",
+                "motivo demasiado largo (máximo 200 caracteres)", "motivo inválido: sin caracteres de control",
+                "hasta inválido", "client_id inválido", "client_id inválido: una aplicación de tipo servidor no tiene jugadores",
+                "Parámetro repetido: motivo");
+        errors(create, "404", "Usuario no encontrado", "Aplicación no encontrada");
+        errors(create, "409", "No puedes sancionarte a ti mismo");
+        Operation lift = post(api, Endpoints.API_SANCTIONS_LIFT, "Levanta una sanción antes de su fin",
+                List.of(required("id", "id de la sanción")));
+        lift.setDescription(who + " Webhook usuario.sancion_levantada; lo revocado no vuelve.");
+        errors(lift, "400", "Falta el parámetro id", "id inválido");
+        errors(lift, "404", "Sanción no encontrada");
+        Operation list = get(api, Endpoints.API_SANCTIONS_LIST).getGet();
+        list.summary("Sanciones que el llamante puede ver, las más nuevas primero").description(who + " Con usuario_id, "
+                + "todas las de esa persona; sin él, una página (page, size) de todas, con las vecinas en la cabecera Link.");
+        Docs.query(list, List.of(field("usuario_id", "id de la cuenta"), PAGING.get(0), PAGING.get(1)));
+        managed(list, false);
+        errors(list, "400", "usuario_id inválido", "page inválido (un número de 1 a " + ListQuery.MAX_PAGE + ")",
+                "size inválido (un número de 1 a " + ListQuery.MAX_SIZE + ")", "q no se admite aquí: usa usuario_id");
+        errors(list, "404", "Usuario no encontrado");
     }
 
     private static void list(OpenAPI api, String path, String summary) {

@@ -79,6 +79,9 @@ final class OAuthRoutes {
         oauthError(token.getResponses(), "400", "invalid_grant", "subject_token invalido, caducado, revocado o de otra aplicacion");
         oauthError(token.getResponses(), "400", "invalid_dpop_proof",
                 "iat de la prueba DPoP fuera de la ventana de 60 segundos");
+        // decisions §26: refresh, device code and tickets of a person a sanction keeps out of the application
+        oauthError(token.getResponses(), "400", "invalid_grant",
+                "La cuenta esta suspendida en esta aplicacion hasta 2027-01-07T12:00:00Z");
         oauthError(token.getResponses(), "500", "oidc_key_missing", null);
         oauthError(token.getResponses(), "503", "Servicio no disponible", null);
         paths.addPathItem(Endpoints.TOKEN, new PathItem().post(token));

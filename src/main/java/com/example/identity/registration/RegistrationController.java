@@ -103,6 +103,10 @@ class RegistrationController {
                 model.addAttribute("guestLinkUnusable", true);
                 return VIEW;
             }
+            var suspended = login.refusalOf(request, response, guest.get().getId());
+            if (suspended.isPresent()) {
+                return "redirect:" + suspended.get(); // a suspended guest keeps no progress (decisions §26)
+            }
             GuestConversion.begin(request, guest.get().getId(), clock.instant());
         }
         if ("correo".equals(ocupado) || "identidad".equals(ocupado)) {

@@ -1,5 +1,7 @@
 package com.example.identity.registration;
 
+import java.util.Optional;
+
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -9,6 +11,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.account.UserAccount;
 import com.example.identity.signin.AccountLogin;
+import com.example.identity.signin.Suspensions;
 
 /**
  * The confirmation link logs the new account in (decisions §18), as the login form does: a new session id
@@ -22,9 +25,21 @@ import com.example.identity.signin.AccountLogin;
 class SignUpLogin {
 
     private final AccountLogin login;
+    private final Suspensions suspensions;
 
-    SignUpLogin(AccountLogin login) {
+    SignUpLogin(AccountLogin login, Suspensions suspensions) {
         this.login = login;
+        this.suspensions = suspensions;
+    }
+
+    /**
+     * A guest about to keep its progress (decisions §24) whom a global sanction keeps out (§26): not converted, the
+     * login page says why and until when.
+     *
+     * @return that page, or empty when no sanction keeps the guest out
+     */
+    Optional<String> refusalOf(HttpServletRequest request, HttpServletResponse response, long guestId) {
+        return suspensions.refusal(request, response, guestId, null);
     }
 
     /**

@@ -15,6 +15,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.guest.Guests;
 import com.example.identity.passkey.Passkeys;
+import com.example.identity.sanctions.SanctionService;
 import com.example.identity.session.OpenSessions;
 
 /**
@@ -47,16 +48,20 @@ class DataExport {
             Map.entry("linked_identities", "cuentas_vinculadas"),
             // decisions §24: what was kept of the account while it was a guest (guest/Guests#personalData)
             Map.entry("guests", "invitado"),
-            Map.entry("guest_conversions", "invitado"));
+            Map.entry("guest_conversions", "invitado"),
+            Map.entry("sanctions", "sanciones"));
 
     private final JdbcTemplate jdbc;
     private final OpenSessions sessions;
     private final Passkeys passkeys;
+    private final SanctionService sanctions;
     private final Clock clock;
     private final Guests guests;
 
-    DataExport(JdbcTemplate jdbc, OpenSessions sessions, Passkeys passkeys, Clock clock, Guests guests) {
+    DataExport(JdbcTemplate jdbc, OpenSessions sessions, Passkeys passkeys, Clock clock, Guests guests,
+            SanctionService sanctions) {
         this.guests = guests;
+        this.sanctions = sanctions;
         this.jdbc = jdbc;
         this.sessions = sessions;
         this.passkeys = passkeys;
@@ -128,6 +133,18 @@ class DataExport {
         out.put("invitado", guests.personalData(userId));
         out.put("cuentas_vinculadas", rows("select provider as proveedor, subject as identificador, linked_at, last_used_at "
                 + "from linked_identities where user_id = ? order by id", userId));
+        // the sanctions placed on the person (decisions §26), from sanctions/: not who placed them
+        out.put("sanciones", sanctions.ofPerson(userId).stream().map(s -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", s.id());
+            row.put("motivo", s.motivo());
+            row.put("hasta", s.hasta() == null ? null : s.hasta().toString());
+            row.put("client_id", s.clientId());
+            row.put("creada", s.createdAt().toString());
+            row.put("levantada", s.liftedAt() == null ? null : s.liftedAt().toString());
+            row.put("en_vigor", s.inForceAt(clock.instant()));
+            return row;
+        }).toList());
         String subject = "usuario #" + userId;
         out.put("eventos_auditoria", rows("select occurred_at, event as evento, actor, address as direccion, subject as objeto "
                 + "from audit_events where actor = ? or actor = ? or subject = ? or subject like ? or subject like ? "

@@ -21,6 +21,7 @@ import org.springframework.stereotype.Component;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.sanctions.SuspensionNotice;
 import com.example.identity.session.OpenSessions;
 
 /**
@@ -29,7 +30,8 @@ import com.example.identity.session.OpenSessions;
  * What the login form does after its check: the factor in the authentication, what {@code /cuenta/seguridad}
  * shows of the session, the second step when the account's role or the authorization request asks for it
  * ({@link SecondStep}), else the authentication in the session's security context (shared by every instance,
- * session/) and the audit line. The caller gives the session a new id first (no fixation).
+ * session/) and the audit line. The caller gives the session a new id first (no fixation). An account that a global
+ * sanction keeps out is not logged in: the login page shows why and until when ({@link Suspensions}).
  */
 @Component
 public class AccountLogin {
@@ -37,9 +39,11 @@ public class AccountLogin {
     private final SecondStep secondStep;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final Suspensions suspensions;
     private final SecurityContextRepository contexts = new HttpSessionSecurityContextRepository();
 
-    AccountLogin(SecondStep secondStep, ApplicationEventPublisher events, Clock clock) {
+    AccountLogin(SecondStep secondStep, ApplicationEventPublisher events, Clock clock, Suspensions suspensions) {
+        this.suspensions = suspensions;
         this.secondStep = secondStep;
         this.events = events;
         this.clock = clock;
@@ -49,10 +53,15 @@ public class AccountLogin {
      * Logs {@code account} in this browser with {@code factor} (a {@link FactorGrantedAuthority} name).
      *
      * @param redirect the checked authorization request to go on with, or null
-     * @return where to send the browser: the second step, the authorization request, or home
+     * @return where to send the browser: the second step, the authorization request, or home; the login page's
+     *     suspension notice when a sanction keeps the account out
      */
     public String login(HttpServletRequest request, HttpServletResponse response, UserAccount account, String factor,
             @Nullable String redirect) {
+        var sanction = suspensions.of(account.getId());
+        if (sanction.isPresent()) {
+            return suspensions.refuse(request, response, SuspensionNotice.of(sanction.get()), account.getCorreo(), redirect);
+        }
         AccountPrincipal user = AccountPrincipal.of(account);
         user.eraseCredentials();
         List<GrantedAuthority> authorities = new ArrayList<>(user.getAuthorities());

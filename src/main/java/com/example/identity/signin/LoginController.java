@@ -2,6 +2,7 @@ package com.example.identity.signin;
 
 import java.nio.charset.StandardCharsets;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.jspecify.annotations.Nullable;
@@ -37,7 +38,7 @@ class LoginController {
             @RequestParam(required = false) String logout,
             @RequestParam(required = false) String expired,
             @RequestParam(required = false) String bloqueado,
-            HttpServletResponse response, Model model) {
+            HttpServletRequest request, HttpServletResponse response, Model model) {
         // the form's answer leads, through the authorization endpoint, to the application's address
         ReturnToApplication.allowFormsToReach(response, LocalRedirect.orNull(redirect), clients);
         model.addAttribute("redirect", LocalRedirect.orNull(redirect));
@@ -46,6 +47,8 @@ class LoginController {
         model.addAttribute("loggedOut", logout != null);
         model.addAttribute("expired", expired != null);
         model.addAttribute("throttled", bloqueado != null);
+        // a refused login of a sanctioned account (decisions §26): why and until when, shown once
+        model.addAttribute("suspension", request.getParameter(Suspensions.FLAG) == null ? null : Suspensions.take(request));
         return VIEW;
     }
 

@@ -18,16 +18,19 @@ import com.example.identity.common.LocalRedirect;
 
 /**
  * After a failed login: back to the form with the generic message and the same {@code redirect}, with
- * no authenticated session and nothing that tells whether the e-mail exists.
+ * no authenticated session and nothing that tells whether the e-mail exists. The right password of an account that a
+ * sanction keeps out goes to the login page's suspension notice instead ({@link Suspensions}).
  */
 public class LoginFailureHandler implements AuthenticationFailureHandler {
 
     private final LoginThrottle throttle;
     private final ApplicationEventPublisher events;
+    private final Suspensions suspensions;
 
-    public LoginFailureHandler(LoginThrottle throttle, ApplicationEventPublisher events) {
+    public LoginFailureHandler(LoginThrottle throttle, ApplicationEventPublisher events, Suspensions suspensions) {
         this.throttle = throttle;
         this.events = events;
+        this.suspensions = suspensions;
     }
 
     @Override
@@ -45,6 +48,16 @@ public class LoginFailureHandler implements AuthenticationFailureHandler {
             return;
         }
         String actor = AuditEvent.attemptedAccount(request.getParameter("username"));
+        if (exception instanceof Suspensions.SuspendedAccountException suspended) {
+            // the right password of a sanctioned account (decisions §26): neither a failure to count nor a login
+            LoginThrottle.Attempt attempt = LoginThrottle.attemptOf(request);
+            if (attempt != null) {
+                attempt.close();
+            }
+            response.sendRedirect(request.getContextPath() + suspensions.refuse(request, response, suspended.notice(),
+                    actor, request.getParameter("redirect")));
+            return;
+        }
         // the unit the attempt took before the hash stays spent (abuse/LoginThrottleFilter)
         boolean locked = throttle.recordFailure(request, request.getParameter("username"));
         events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, null, actor));

@@ -28,9 +28,11 @@ public class PasskeyCustomizer {
     private final LoginThrottle throttle;
     private final RecentLogin recentLogin;
     private final Passkeys passkeys;
+    private final Suspensions suspensions;
 
     PasskeyCustomizer(UserDetailsService users, ApplicationEventPublisher events, LoginThrottle throttle,
-            RecentLogin recentLogin, Passkeys passkeys) {
+            RecentLogin recentLogin, Passkeys passkeys, Suspensions suspensions) {
+        this.suspensions = suspensions;
         this.users = users;
         this.events = events;
         this.throttle = throttle;
@@ -39,7 +41,7 @@ public class PasskeyCustomizer {
     }
 
     public void customize(HttpSecurity http) {
-        PasskeyLogin passkeyLogin = new PasskeyLogin(users, events, throttle);
+        PasskeyLogin passkeyLogin = new PasskeyLogin(users, events, throttle, suspensions);
         http
             .webAuthn(webAuthn -> webAuthn
                 .disableDefaultRegistrationPage(true)

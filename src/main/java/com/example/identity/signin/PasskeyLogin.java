@@ -26,6 +26,7 @@ import com.example.identity.abuse.LoginThrottle;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.LocalRedirect;
+import com.example.identity.sanctions.SuspensionNotice;
 import com.example.identity.session.OpenSessions;
 
 /**
@@ -36,16 +37,20 @@ import com.example.identity.session.OpenSessions;
  * A passkey proves possession of the device and, with user verification (required, {@link PasskeyConfig}),
  * the person holding it: two factors in one, so it logs in without the second step and its logins count as
  * multi-factor (amr {@code hwk mfa}, account/LoginFactors). JSON for the page's script: {@code {"authenticated":true,
- * "redirectUrl":...}} or 401 {@code {"authenticated":false}}.
+ * "redirectUrl":...}} or 401 {@code {"authenticated":false}}; an account that a sanction keeps out gets 403
+ * {@code {"authenticated":false,"redirectUrl":...}}, the login page with the suspension notice ({@link Suspensions}).
  */
 public final class PasskeyLogin implements AuthenticationSuccessHandler, AuthenticationFailureHandler {
 
     private final UserDetailsService users;
     private final ApplicationEventPublisher events;
     private final LoginThrottle throttle;
+    private final Suspensions suspensions;
     private final SecurityContextRepository contexts = new HttpSessionSecurityContextRepository();
 
-    public PasskeyLogin(UserDetailsService users, ApplicationEventPublisher events, LoginThrottle throttle) {
+    public PasskeyLogin(UserDetailsService users, ApplicationEventPublisher events, LoginThrottle throttle,
+            Suspensions suspensions) {
+        this.suspensions = suspensions;
         this.users = users;
         this.events = events;
         this.throttle = throttle;
@@ -68,6 +73,14 @@ public final class PasskeyLogin implements AuthenticationSuccessHandler, Authent
             events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_FAILED, "llave de acceso de una cuenta desactivada",
                     passkey.getName()));
             write(response, HttpServletResponse.SC_UNAUTHORIZED, "{\"authenticated\":false}");
+            return;
+        }
+        var sanction = suspensions.of(user.id());
+        if (sanction.isPresent()) {
+            String page = suspensions.refuse(request, response, SuspensionNotice.of(sanction.get()), user.getUsername(),
+                    LocalRedirect.orNull(request.getParameter("redirect")));
+            write(response, HttpServletResponse.SC_FORBIDDEN, "{\"authenticated\":false,\"redirectUrl\":\""
+                    + jsonString(request.getContextPath() + page) + "\"}");
             return;
         }
         List<GrantedAuthority> authorities = new ArrayList<>(passkey.getAuthorities());

@@ -87,6 +87,18 @@ class WebhookEndpoints {
     }
 
     /**
+     * The applications told about what happens to a person in application {@code clientId} (a sanction there,
+     * decisions §26): that application, and its owner's {@code servidor} applications (D36), those with a webhook and
+     * not revoked, by client id.
+     */
+    List<String> concerning(String clientId) {
+        return jdbc.queryForList("select w.client_id from webhook_endpoints w join oauth_clients c on c.client_id = w.client_id "
+                + "where c.revoked_at is null and (c.client_id = ? or (c.client_type = 'servidor' and c.owner_id in "
+                + "(select o.owner_id from oauth_clients o where o.client_id = ?))) order by w.client_id",
+                String.class, clientId, clientId);
+    }
+
+    /**
      * The applications told about {@code userId}'s account, by client id. A guest player's game is one of them however
      * long ago its tokens ended (decisions §24: an idle guest is deleted long after its last token is purged).
      */

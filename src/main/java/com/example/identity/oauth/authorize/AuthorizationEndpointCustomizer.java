@@ -12,6 +12,7 @@ import org.springframework.stereotype.Component;
 import com.example.identity.Endpoints;
 import com.example.identity.consent.Consents;
 import com.example.identity.oauth.store.PushedRequests;
+import com.example.identity.sanctions.Sanctions;
 import com.example.identity.signin.PasswordChangeGate;
 import com.example.identity.signin.SecondStep;
 
@@ -22,9 +23,10 @@ import com.example.identity.signin.SecondStep;
  * ({@link PushedRequestFilter}: taken in place of the browser's parameters; required by some applications); then, in
  * this order before the {@code AuthorizationFilter} (after
  * {@link ClientAuthenticationCustomizer}'s filter there): OpenID Connect's request parameters
- * ({@link AuthenticationRequestFilter}: {@code prompt}, {@code max_age}, {@code id_token_hint}, ...), the
- * pending password change ({@link PasswordChangeGate}) and the consent of a third-party application
- * ({@link ConsentFilter}: {@code offline_access} or {@code prompt=consent}).
+ * ({@link AuthenticationRequestFilter}: {@code prompt}, {@code max_age}, {@code id_token_hint}, ...), a sanction
+ * that keeps the person out of the application ({@link SanctionFilter}: {@code access_denied}), the pending password
+ * change ({@link PasswordChangeGate}) and the consent of a third-party application ({@link ConsentFilter}:
+ * {@code offline_access} or {@code prompt=consent}).
  */
 @Component
 public class AuthorizationEndpointCustomizer {
@@ -35,12 +37,13 @@ public class AuthorizationEndpointCustomizer {
     private final SecondStep secondStep;
     private final RegisteredClientRepository clients;
     private final Consents consents;
+    private final Sanctions sanctions;
     private final Clock clock;
     private final PushedRequests pushedRequests;
 
     AuthorizationEndpointCustomizer(AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
             IdTokenHints idTokenHints, SecondStep secondStep, RegisteredClientRepository clients, Consents consents,
-            Clock clock, PushedRequests pushedRequests) {
+            Sanctions sanctions, Clock clock, PushedRequests pushedRequests) {
         this.pushedRequests = pushedRequests;
         this.authorizeChecks = authorizeChecks;
         this.authorizeErrors = authorizeErrors;
@@ -48,6 +51,7 @@ public class AuthorizationEndpointCustomizer {
         this.secondStep = secondStep;
         this.clients = clients;
         this.consents = consents;
+        this.sanctions = sanctions;
         this.clock = clock;
     }
 
@@ -68,6 +72,9 @@ public class AuthorizationEndpointCustomizer {
             // after Spring Authorization Server validated the authorization request, before the login page
             .addFilterBefore(new AuthenticationRequestFilter(Endpoints.AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints,
                     secondStep, clock), AuthorizationFilter.class)
+            // a sanctioned person gets no code for the application (decisions §26)
+            .addFilterBefore(new SanctionFilter(Endpoints.AUTHORIZE_ENDPOINT, sanctions, authorizeErrors),
+                    AuthorizationFilter.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             // then the consent of a third-party application, offline_access or prompt=consent
             .addFilterBefore(new ConsentFilter(Endpoints.AUTHORIZE_ENDPOINT, clients, consents, authorizeErrors, clock),

@@ -30,7 +30,9 @@ public enum AuthorizeError {
             "Esta aplicacion exige enviar antes la solicitud a /oauth/par.php y usar su request_uri (PAR, RFC 9126)"),
     UNMET_ACR("access_denied",
             "Ningun inicio de sesion de este servicio tiene el nivel (acr) pedido como esencial; el unico es mfa"),
-    OTHER_SUBJECT("access_denied", "La sesion iniciada es de otra cuenta que la pedida en claims (sub)");
+    OTHER_SUBJECT("access_denied", "La sesion iniciada es de otra cuenta que la pedida en claims (sub)"),
+    /** A sanction keeps the person out of this application, or of all (decisions §26). */
+    SUSPENDED("access_denied", "La cuenta esta suspendida en esta aplicacion");
 
     private final String code;
     private final String description;
@@ -49,21 +51,32 @@ public enum AuthorizeError {
     }
 
     Exception exception() {
-        return new Exception(this);
+        return new Exception(this, description);
+    }
+
+    /** The failure with {@code details} after the description (ASCII of RFC 6749 §4.1.2.1's set, like it). */
+    Exception exception(String details) {
+        return new Exception(this, description + details);
     }
 
     /** The failure handed to {@link AuthorizeErrorResponder}, which adds the description. */
     static final class Exception extends OAuth2AuthenticationException {
 
         private final AuthorizeError error;
+        private final String description;
 
-        Exception(AuthorizeError error) {
-            super(new OAuth2Error(error.code, error.description, null));
+        Exception(AuthorizeError error, String description) {
+            super(new OAuth2Error(error.code, description, null));
             this.error = error;
+            this.description = description;
         }
 
         AuthorizeError error() {
             return error;
+        }
+
+        String description() {
+            return description;
         }
     }
 }

@@ -67,7 +67,7 @@ public class AuthorizeErrorResponder implements AuthenticationFailureHandler {
         if (exception instanceof AuthorizeError.Exception added) {
             // only the errors added for OpenID Connect carry a description; those of decisions §2 are unchanged
             target.queryParam(OAuth2ParameterNames.ERROR_DESCRIPTION, "{description}");
-            values.put("description", added.error().description());
+            values.put("description", added.description());
         }
         String[] states = request.getParameterValues(OAuth2ParameterNames.STATE);
         if (states != null && states.length == 1) {

@@ -30,6 +30,30 @@ public interface AuthorizationRecordRepository extends JpaRepository<Authorizati
             + "order by id for update", nativeQuery = true)
     List<String> lockByClientAndUser(@Param("clientId") String clientId, @Param("userId") long userId);
 
+    /** Locks the rows of every authorization of one user, in id order (a sanction in every application). */
+    @Query(value = "select id from oauth_authorizations where user_id = :userId order by id for update",
+            nativeQuery = true)
+    List<String> lockByUser(@Param("userId") long userId);
+
+    /**
+     * Makes the codes of one user not yet exchanged expire now (a sanction in every application): their exchange
+     * answers the contract's {@code Código expirado}. Device flow families have no code and are left alone.
+     */
+    @Modifying(flushAutomatically = true, clearAutomatically = true)
+    @Query("""
+            update AuthorizationRecord a set a.codeExpiresAt = :now
+            where a.userId = :userId and a.codeDigest is not null and a.codeUsedAt is null and a.codeExpiresAt > :now
+            """)
+    int expireCodesOfUser(@Param("userId") long userId, @Param("now") Instant now);
+
+    /** The same for the codes of one user issued to one client (a sanction in that application). */
+    @Modifying(flushAutomatically = true, clearAutomatically = true)
+    @Query("""
+            update AuthorizationRecord a set a.codeExpiresAt = :now where a.userId = :userId and a.clientId = :clientId
+                and a.codeDigest is not null and a.codeUsedAt is null and a.codeExpiresAt > :now
+            """)
+    int expireCodesOfUserAt(@Param("userId") long userId, @Param("clientId") String clientId, @Param("now") Instant now);
+
     /** Locks the rows of every authorization of one client, in id order. */
     @Query(value = "select id from oauth_authorizations where client_id = :clientId order by id for update",
             nativeQuery = true)

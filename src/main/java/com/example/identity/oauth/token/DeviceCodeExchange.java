@@ -25,7 +25,6 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
-import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.deviceflow.DeviceAuthorization;
 import com.example.identity.deviceflow.DeviceAuthorizations;
@@ -44,8 +43,9 @@ import com.example.identity.oauth.store.DatabaseAuthorizationService;
  * run is spent by one conditional UPDATE while the authorization (the refresh family) and the tokens are
  * stored, so of concurrent polls exactly one gets tokens. The poll's answer is given after the commit:
  * {@code authorization_pending}, {@code slow_down}, {@code access_denied}, {@code expired_token},
- * {@code invalid_grant} (unknown or spent), or the tokens, with a refresh token always (a console keeps its
- * player logged in) and an id_token when {@code openid} was granted.
+ * {@code invalid_grant} (unknown or spent, or a sanction keeps the player out of the application: decisions §26,
+ * {@link SanctionCheck}), or the tokens, with a refresh token always (a console keeps its player logged in) and an
+ * id_token when {@code openid} was granted.
  */
 public final class DeviceCodeExchange implements AuthenticationProvider {
 
@@ -53,7 +53,7 @@ public final class DeviceCodeExchange implements AuthenticationProvider {
 
     private final DeviceAuthorizations devices;
     private final DatabaseAuthorizationService authorizations;
-    private final AccountService accounts;
+    private final GrantHolders accounts;
     private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
     private final SigningKeys signingKeys;
     private final TransactionTemplate transactions;
@@ -61,7 +61,7 @@ public final class DeviceCodeExchange implements AuthenticationProvider {
     private final TokenRequestProofs proofs;
 
     public DeviceCodeExchange(DeviceAuthorizations devices, DatabaseAuthorizationService authorizations,
-            AccountService accounts, OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys,
+            GrantHolders accounts, OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys,
             TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
         this.proofs = proofs;
         this.devices = devices;
@@ -121,10 +121,7 @@ public final class DeviceCodeExchange implements AuthenticationProvider {
             throw TokenError.OIDC_KEY_MISSING.exception();
         }
         // the approving account must still be enabled: else the run is refused and stays unspent
-        AccountPrincipal user = accounts.findById(run.userId())
-                .filter(u -> u.isEnabled())
-                .map(AccountPrincipal::of)
-                .orElseThrow(() -> StandardError.invalidGrant(UNKNOWN));
+        AccountPrincipal user = accounts.of(run.userId(), run.clientId(), UNKNOWN);
         if (!devices.spend(run)) {
             return Exchanged.answer(new DeviceAuthorizations.Poll(DeviceAuthorizations.Outcome.UNKNOWN, run));
         }

@@ -29,7 +29,6 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
-import com.example.identity.account.AccountService;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.dpop.DPoPProofs.Proof;
 import com.example.identity.keys.SigningKeys;
@@ -41,7 +40,8 @@ import com.example.identity.oauth.store.DatabaseAuthorizationService;
 /**
  * The refresh grant at {@code /oauth/token.php} (RFC 6749 §6, decisions §12.4 and §12.5), after the client
  * authenticated: the client is not revoked ({@code client_revoked}, as for a code); then, in one
- * transaction, the token is found (of this client), not revoked, not expired, of an enabled account, the
+ * transaction, the token is found (of this client), not revoked, not expired, of an enabled account that no sanction
+ * keeps out of this client (decisions §26, {@link SanctionCheck}), the
  * requested scopes are among the granted ones, the family's row is locked (read with that lock, the
  * statement that reads the login's record), and the token is rotated by one conditional UPDATE while the
  * new access and refresh tokens are stored, so that of concurrent refreshes with one token exactly one
@@ -70,7 +70,7 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
 
     private final RefreshTokens refreshTokens;
     private final DatabaseAuthorizationService authorizations;
-    private final AccountService accounts;
+    private final GrantHolders accounts;
     private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
     private final SigningKeys signingKeys;
     private final TransactionTemplate transactions;
@@ -78,7 +78,7 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
     private final TokenRequestProofs proofs;
 
     public RefreshTokenExchange(RefreshTokens refreshTokens, DatabaseAuthorizationService authorizations,
-            AccountService accounts, OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys,
+            GrantHolders accounts, OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys,
             TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
         this.proofs = proofs;
         this.refreshTokens = refreshTokens;
@@ -148,10 +148,7 @@ public final class RefreshTokenExchange implements AuthenticationProvider {
         // (and then revokes its new tokens too), or this rotation waited for it (RefreshTokens)
         AuthorizationRecord authorizationRecord = authorizations.lockRecord(record.authorizationId())
                 .orElseThrow(() -> StandardError.invalidGrant(INVALID));
-        AccountPrincipal user = accounts.findById(record.userId())
-                .filter(u -> u.isEnabled())
-                .map(AccountPrincipal::of)
-                .orElseThrow(() -> StandardError.invalidGrant(INVALID));
+        AccountPrincipal user = accounts.of(record.userId(), client.getClientId(), INVALID);
         if (!refreshTokens.rotate(record)) {
             // changed since it was read: revoked meanwhile (the family ended, nothing was replayed: the ordinary
             // refusal), or rotated by a concurrent refresh (a reuse)

@@ -41,6 +41,11 @@ interface RefreshTokenRepository extends JpaRepository<RefreshTokenRecord, Long>
     int revokeByClientAndUser(@Param("clientId") String clientId, @Param("userId") long userId,
             @Param("now") Instant now);
 
+    /** Revokes every refresh token of one user (a sanction in every application, sanctions/). */
+    @Modifying(flushAutomatically = true, clearAutomatically = true)
+    @Query("update RefreshTokenRecord r set r.revokedAt = :now where r.userId = :userId and r.revokedAt is null")
+    int revokeByUser(@Param("userId") long userId, @Param("now") Instant now);
+
     /** Deletes tokens that expired, or were revoked, before {@code cutoff}: they can do nothing more. */
     @Modifying
     @Query("delete from RefreshTokenRecord r where r.expiresAt < :cutoff or r.revokedAt < :cutoff")

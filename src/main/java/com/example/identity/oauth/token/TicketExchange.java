@@ -27,6 +27,7 @@ import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.error.StandardError;
 import com.example.identity.oauth.error.TokenError;
+import com.example.identity.sanctions.Sanctions;
 
 /**
  * The ticket grant (RFC 8693 token exchange, decisions §25): a game holding a player's access token gets a
@@ -44,7 +45,8 @@ import com.example.identity.oauth.error.TokenError;
  * <li>{@link #proofCheck}: the request's DPoP proof, when sent or required by the game ({@code dpop_obligatorio}), is
  * valid; a player's token bound to a DPoP key is exchanged only with a proof of that key (decisions §28): else
  * {@code invalid_dpop_proof};</li>
- * <li>(the player's sanctions in this game, issue 44, are a step of their own here, once the player is known);</li>
+ * <li>{@link #sanctionCheck}: no sanction keeps the player out of this game (one in it, or in every application,
+ * decisions §26): else {@code invalid_grant};</li>
  * <li>{@link #signingKeyCheck}: a usable signing key, else {@code server_error} (decisions §7);</li>
  * <li>{@link #issue}: the ticket ({@link TicketGenerator}), answered with
  * {@code issued_token_type} {@code ...:jwt} and {@code token_type} {@code N_A} ({@code error/TokenResponses}).</li>
@@ -75,10 +77,13 @@ public final class TicketExchange implements AuthenticationProvider {
     private final OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator;
     private final SigningKeys signingKeys;
     private final TokenRequestProofs proofs;
+    private final Sanctions sanctions;
 
     public TicketExchange(ApiTokenValidator tokens, RegisteredClientRepository clients,
-            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, TokenRequestProofs proofs) {
+            OAuth2TokenGenerator<? extends OAuth2Token> tokenGenerator, SigningKeys signingKeys, TokenRequestProofs proofs,
+            Sanctions sanctions) {
         this.proofs = proofs;
+        this.sanctions = sanctions;
         this.tokens = tokens;
         this.clients = clients;
         this.tokenGenerator = tokenGenerator;
@@ -94,6 +99,7 @@ public final class TicketExchange implements AuthenticationProvider {
         audienceCheck(request, game);
         TokenOwner player = subjectTokenCheck(request, game);
         proofCheck(request, game, player);
+        sanctionCheck(player, game);
         signingKeyCheck();
         OAuth2Token ticket = issue(request, game, player);
         var answer = new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, ticket.getTokenValue(),
@@ -142,6 +148,11 @@ public final class TicketExchange implements AuthenticationProvider {
      */
     void proofCheck(OAuth2TokenExchangeAuthenticationToken request, RegisteredClient game, TokenOwner player) {
         TokenRequestProofs.sameKey(player.dpopJkt(), proofs.verify(request.getAdditionalParameters(), game));
+    }
+
+    /** No sanction keeps the player out of this game now (decisions §26): from the sanctions' cache. */
+    void sanctionCheck(TokenOwner player, RegisteredClient game) {
+        SanctionCheck.check(sanctions, player.userId(), game.getClientId());
     }
 
     void signingKeyCheck() {
