@@ -32,6 +32,8 @@ class IdentityPropertiesIT {
             "identity.mfa.required-roles=Admin | identity.mfa.requiredRoles | must be a role: user, developer_api or admin",
             "identity.tickets.ttl=301s | identity.tickets.ttl | must be between 1s and 300s",
             "identity.tickets.ttl=0s | identity.tickets.ttl | must be between 1s and 300s",
+            "identity.sanctions.end-check=0s | identity.sanctions.endCheck | must be between 1s and 1h",
+            "identity.sanctions.end-check=2h | identity.sanctions.endCheck | must be between 1s and 1h",
     })
     void badSettingStopsTheStartNamingTheProperty(String setting, String property, String reason, CapturedOutput output) {
         assertThatThrownBy(() -> start(setting)).isInstanceOf(Exception.class);

@@ -427,6 +427,68 @@ class TwoInstancesIT {
         assertThat(within(() -> userinfo(1, token) == 401)).isLessThan(Duration.ofSeconds(1));
     }
 
+    // ---- sanctions (decisions §26) --------------------------------------------------------------------
+
+    /** A personal gestion token of {@code email}'s account, for the API at any instance. */
+    private static String gestionOf(String email) {
+        long id = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        return "Bearer " + cluster.bean(0, ApiTokenService.class).createPersonal(id, "cluster",
+                com.example.identity.apitoken.TokenScope.GESTION).value();
+    }
+
+    /**
+     * An admin suspends a person at A: at B, where the person is logged in and was just checked (B's cache holds "no
+     * sanction"), the session ends, their token is refused, and the password login shows the suspension, within a
+     * second (the sanctions' cache hears A's commit through PostgreSQL NOTIFY).
+     */
+    @Test
+    void aGlobalSanctionPlacedOnOneInstanceRefusesThePersonOnTheOtherWithinOneSecond() throws Exception {
+        needsPostgres();
+        String email = newDeveloper("node-password-741");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        String token = cluster.bean(0, ApiTokenService.class).createPersonal(userId, "cluster").value();
+        var atB = new WebClient(cluster.port(1));
+        assertThat(atB.login(email, "node-password-741").statusCode()).isEqualTo(302);
+        assertThat(atB.get("/dashboard/developer.php").statusCode()).isEqualTo(200);
+        assertThat(userinfo(1, token)).isEqualTo(200);
+
+        var placed = new WebClient(cluster.port(0)).postForm("/api/sanciones/crear.php", Map.of("usuario_id",
+                Long.toString(userId), "motivo", "Suspendida en el clúster", "hasta", "2099-01-01T00:00:00Z"),
+                "Authorization", gestionOf("admin@example.com"));
+        assertThat(placed.statusCode()).as(placed.body()).isEqualTo(200);
+
+        assertThat(within(() -> "/login/?suspendida=1".equals(WebClient.location(new WebClient(cluster.port(1))
+                .login(email, "node-password-741"))))).isLessThan(Duration.ofSeconds(1));
+        assertThat(atB.get("/dashboard/developer.php").statusCode()).as("the session ended").isEqualTo(302);
+        assertThat(userinfo(1, token)).isEqualTo(401);
+    }
+
+    /**
+     * An application's owner sanctions a player in it at A: B, which had just let the player through that application's
+     * authorization request (its cache holds "no sanction"), sends it back with access_denied within a second.
+     */
+    @Test
+    void aSanctionInOneApplicationPlacedOnOneInstanceRefusesItsAuthorizationRequestsOnTheOtherWithinOneSecond()
+            throws Exception {
+        needsPostgres();
+        var client = newClient();
+        String email = newDeveloper("node-password-852");
+        long userId = cluster.bean(0, AccountService.class).findByEmail(email).orElseThrow().getId();
+        var user = new WebClient(cluster.port(1));
+        assertThat(user.login(email, "node-password-852").statusCode()).isEqualTo(302);
+        idTokenFrom(1, client, user);
+        String authorize = "/oauth/authorize.php?" + WebClient.encode(Map.of("response_type", "code", "client_id",
+                client.clientId(), "redirect_uri", client.redirectUri(), "scope", "openid", "state", "s"));
+
+        var placed = new WebClient(cluster.port(0)).postForm("/api/sanciones/crear.php", Map.of("usuario_id",
+                Long.toString(userId), "motivo", "Trampas", "client_id", client.clientId()),
+                "Authorization", gestionOf("dev@example.com"));
+        assertThat(placed.statusCode()).as(placed.body()).isEqualTo(200);
+
+        assertThat(within(() -> WebClient.location(user.at(cluster.port(1)).get(authorize))
+                .startsWith(client.redirectUri() + "?error=access_denied"))).isLessThan(Duration.ofSeconds(1));
+    }
+
     // ---- login throttle and abuse budgets across instances -------------------------------------------
 
     /** A login POST at {@code node} from {@code address} (X-Forwarded-For, trusted from 127.0.0.1 in tests). */

@@ -34,6 +34,12 @@ class AuditSubjectsTest {
                 .isEqualTo("user #7 (guest) for the application abc");
         assertThat(english.shown("usuario #7 (invitado) → usuario #7 ana@example.com (registro)")).as("its conversion")
                 .isEqualTo("user #7 (guest) → user #7 ana@example.com (sign-up)");
+        assertThat(english.shown("sanción #7 de usuario #4 en todas las aplicaciones, hasta 2027-01-31 12:00 UTC: Acoso; "
+                + "tokens revocados: 3")).isEqualTo("sanction #7 of user #4 in every application, until 2027-01-31 12:00 UTC: "
+                + "Acoso; tokens revoked: 3");
+        assertThat(english.shown("sanción #8 de usuario #4 en la aplicación abc, permanente: Trampas"))
+                .isEqualTo("sanction #8 of user #4 in application abc, permanent: Trampas");
+        assertThat(english.shown("cuenta suspendida")).isEqualTo("suspended account");
         assertThat(english.shown(null)).isNull();
         assertThat(english.shown("dev@example.com")).as("no phrase: as stored").isEqualTo("dev@example.com");
     }

@@ -30,6 +30,8 @@ import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.support.MailFiles;
 import com.example.identity.support.MovableClock;
+import com.example.identity.sanctions.SanctionService;
+import com.example.identity.sanctions.Sanctioner;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.SoftwarePasskey;
 import com.example.identity.support.WebClient;
@@ -103,6 +105,9 @@ class FederatedLoginIT {
 
     @Autowired
     LinkedIdentities links;
+
+    @Autowired
+    SanctionService sanctions;
 
     static String pathOf(String location) {
         URI uri = URI.create(location);
@@ -429,6 +434,48 @@ class FederatedLoginIT {
         HttpResponse<String> done = browser.get("/login/vincular/terminar");
         assertThat(WebClient.location(done)).isEqualTo("/");
         assertThat(linkedUser("google", "user:" + person.id())).isEqualTo(mine);
+    }
+
+    /**
+     * §26: a person whom a global sanction keeps out is refused once the provider has answered, and once their passkey
+     * has, and the login page says why and until when (here: for good); nobody is logged in.
+     */
+    @Test
+    void aSuspendedPersonIsRefusedAfterTheProviderAndAfterTheirPasskeyWithTheReason() {
+        ProviderPerson person = atProvider("Sara", true);
+        long id = accounts.create("Sara", person.email(), "my-password-here-3", Role.USER).getId();
+        var device = new SoftwarePasskey(BASE);
+        var owner = new WebClient(PORT);
+        assertThat(owner.login(person.email(), "my-password-here-3").statusCode()).isEqualTo(302);
+        String ownerCsrf = owner.csrfFrom("/cuenta/seguridad");
+        var creation = postJson(owner, "/webauthn/register/options", null, ownerCsrf);
+        assertThat(postJson(owner, "/webauthn/register", device.register(creation.body(), "Phone"), ownerCsrf).body())
+                .contains("\"success\":true");
+        var linking = new WebClient(PORT);
+        assertThat(WebClient.location(viaProvider(linking, person.browser(), "/login/federado/google", "google")))
+                .isEqualTo("/login/vincular");
+        assertThat(linking.postForm("/login/vincular", Map.of("password", "my-password-here-3",
+                "_csrf", linking.csrfFrom("/login/vincular"))).statusCode()).isEqualTo(302);
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+
+        sanctions.place(Sanctioner.of(new Caller(admin, true)), id, "Fraude con tarjetas", null, null);
+
+        var viaGoogle = new WebClient(PORT);
+        HttpResponse<String> refused = viaProvider(viaGoogle, person.browser(), "/login/federado/google", "google");
+        assertThat(WebClient.location(refused)).isEqualTo("/login/?suspendida=1");
+        assertThat(viaGoogle.get("/login/?suspendida=1").body()).contains("id=\"suspended\"")
+                .contains("Tu cuenta está suspendida de forma permanente.").contains("<strong>Fraude con tarjetas</strong>");
+        assertThat(viaGoogle.get("/cuenta/").statusCode()).as("nobody logged in").isEqualTo(302);
+
+        var viaPasskey = new WebClient(PORT);
+        String csrf = viaPasskey.csrfFrom("/login/");
+        var options = postJson(viaPasskey, "/webauthn/authenticate/options", null, csrf);
+        HttpResponse<String> passkey = postJson(viaPasskey, "/login/webauthn", device.authenticate(options.body()), csrf);
+        assertThat(passkey.statusCode()).isEqualTo(403);
+        assertThat(passkey.body()).isEqualTo("{\"authenticated\":false,\"redirectUrl\":\"/login/?suspendida=1\"}");
+        assertThat(viaPasskey.get("/login/?suspendida=1", "Accept-Language", "en").body())
+                .contains("Your account is suspended permanently.").contains("<strong>Fraude con tarjetas</strong>");
+        assertThat(viaPasskey.get("/cuenta/").statusCode()).as("nobody logged in").isEqualTo(302);
     }
 
     static HttpResponse<String> postJson(WebClient web, String path, String json, String csrf) {

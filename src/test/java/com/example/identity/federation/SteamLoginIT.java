@@ -28,6 +28,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import com.example.identity.account.AccountService;
+import com.example.identity.account.Caller;
+import com.example.identity.sanctions.SanctionService;
+import com.example.identity.sanctions.Sanctioner;
 import com.example.identity.account.Role;
 import com.example.identity.support.WebClient;
 import com.icegreen.greenmail.configuration.GreenMailConfiguration;
@@ -77,6 +80,9 @@ class SteamLoginIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    SanctionService sanctions;
 
     static String pathOf(String location) {
         URI uri = URI.create(location);
@@ -191,6 +197,31 @@ class SteamLoginIT {
         assertThat(linked(steamId)).isEqualTo(id);
         String page = web.get("/cuenta/seguridad?vinculo=nuevo").body();
         assertThat(page).contains("data-link=\"steam\"").doesNotContain("id=\"link-steam\"");
+    }
+
+    /** Decisions §26: a suspended person's Steam login is refused once Steam has answered, with why and until when. */
+    @Test
+    void aSuspendedPersonsSteamLoginShowsWhyAndUntilWhen() throws Exception {
+        String correo = "suspendida-" + UUID.randomUUID() + "@example.com";
+        long id = accounts.create("Lara", correo, "my-password-here-1", Role.USER).getId();
+        var web = new WebClient(PORT);
+        assertThat(web.login(correo, "my-password-here-1").statusCode()).isEqualTo(302);
+        String steamId = Long.toString(IDS.incrementAndGet());
+        steam.nextSteamId = steamId;
+        assertThat(WebClient.location(web.get(pathOf(toSteamAndBack(web, "/login/federado/steam?vincular=1")))))
+                .isEqualTo("/cuenta/seguridad?vinculo=nuevo");
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+        var hasta = java.time.Instant.parse("2099-03-01T10:30:00Z");
+        sanctions.place(Sanctioner.of(new Caller(admin, true)), id, "Cuentas compartidas", hasta, null);
+
+        steam.nextSteamId = steamId;
+        var later = new WebClient(PORT);
+        HttpResponse<String> refused = later.get(pathOf(toSteamAndBack(later, "/login/federado/steam")));
+        assertThat(WebClient.location(refused)).isEqualTo("/login/?suspendida=1");
+        assertThat(later.get("/login/?suspendida=1").body())
+                .contains("Tu cuenta está suspendida hasta el 2099-03-01 10:30 UTC.")
+                .contains("<strong>Cuentas compartidas</strong>");
+        assertThat(later.get("/cuenta/").statusCode()).as("nobody logged in").isEqualTo(302);
     }
 
     @Test

@@ -12,14 +12,18 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.util.UriUtils;
 
+import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.SenderConstraints;
 import com.example.identity.oauth.authorize.AuthorizeError;
+import com.example.identity.sanctions.SanctionService;
+import com.example.identity.sanctions.Sanctioner;
 import com.example.identity.support.WebClient;
 
 /**
@@ -31,6 +35,9 @@ import com.example.identity.support.WebClient;
 class ErrorDescriptionCharactersIT extends OAuthTestBase {
 
     static final Pattern RFC6749 = Pattern.compile("[\\x20-\\x21\\x23-\\x5B\\x5D-\\x7E]+");
+
+    @Autowired
+    SanctionService sanctions;
 
     @ParameterizedTest
     @EnumSource(AuthorizeError.class)
@@ -78,10 +85,19 @@ class ErrorDescriptionCharactersIT extends OAuthTestBase {
                 user.browser().login(user.email(), "correct-password-123", authorize);
                 yield WebClient.location(user.browser().get(authorize));
             }
+            case SUSPENDED -> {
+                // a sanction in this application (decisions §26), placed by an admin while the person is logged in
+                User user = newLoggedInUser("Sancho");
+                sanctions.place(Sanctioner.of(new Caller(accounts.findByEmail("admin@example.com").orElseThrow().getId(),
+                        true)), user.id(), "Trampas", null, client.clientId());
+                yield refusal(user.browser(), client, Map.of());
+            }
         };
 
         MultiValueMap<String, String> query = assertErrorRedirect(location, client, error.code());
-        assertThat(decoded(query, "error_description")).isEqualTo(error.description());
+        // a sanction's refusal says when it ends (here: never)
+        assertThat(decoded(query, "error_description")).isEqualTo(error == AuthorizeError.SUSPENDED
+                ? error.description() + " de forma permanente" : error.description());
     }
 
     /** The consent page's denial (decisions §12.6): {@code access_denied} with its description. */

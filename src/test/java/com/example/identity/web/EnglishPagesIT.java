@@ -27,6 +27,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.util.HtmlUtils;
 
 import com.example.identity.account.AccountService;
+import com.example.identity.client.ClientService;
 import com.example.identity.account.Role;
 import com.example.identity.support.IntegrationTest;
 import com.example.identity.support.WebClient;
@@ -65,6 +66,9 @@ class EnglishPagesIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    ClientService clients;
 
     @BeforeAll
     static void spanishTexts() throws IOException {
@@ -187,6 +191,41 @@ class EnglishPagesIT {
         assertEnglish(pages);
     }
 
+    /**
+     * Decisions §26: the sanctions page of a game's owner and of an admin, empty, with a refused form and with a
+     * sanction placed, and the login page that tells a suspended person why and until when.
+     */
+    @Test
+    void theSanctionsPagesAndTheSuspensionNoticeAreEnglish() {
+        String ownerEmail = "english-" + UUID.randomUUID() + "@example.com";
+        long owner = accounts.create("Sam", ownerEmail, "a-long-enough-password-1", Role.DEVELOPER_API).getId();
+        var game = clients.register(owner, "Racing", "https://racing.example/cb");
+        String playerEmail = "english-" + UUID.randomUUID() + "@example.com";
+        long player = accounts.create("Pat", playerEmail, "a-long-enough-password-1", Role.USER).getId();
+        var web = english();
+        assertThat(WebClient.location(web.login(ownerEmail, "a-long-enough-password-1"))).doesNotContain("error");
+        Map<String, HttpResponse<String>> pages = new LinkedHashMap<>();
+        pages.put("GET /dashboard/sanciones", web.get("/dashboard/sanciones"));
+        pages.put("POST /dashboard/sanciones/crear (errors)", shown(web, web.postForm("/dashboard/sanciones/crear", Map.of(
+                "usuario_id", "", "motivo", "", "duracion", "fecha", "hasta", "x", "_csrf", web.csrfFrom("/dashboard/sanciones")))));
+        pages.put("POST /dashboard/sanciones/crear (date)", shown(web, web.postForm("/dashboard/sanciones/crear", Map.of(
+                "usuario_id", Long.toString(player), "client_id", game.clientId(), "motivo", "Cheating", "duracion", "fecha",
+                "hasta", "x", "_csrf", web.csrfFrom("/dashboard/sanciones")))));
+        pages.put("POST /dashboard/sanciones/crear", shown(web, web.postForm("/dashboard/sanciones/crear", Map.of(
+                "usuario_id", Long.toString(player), "client_id", game.clientId(), "motivo", "Cheating", "duracion", "P7D",
+                "_csrf", web.csrfFrom("/dashboard/sanciones")))));
+        pages.put("GET /dashboard/developer.php", web.get("/dashboard/developer.php"));
+        var admin = loggedIn(Role.ADMIN);
+        pages.put("GET /dashboard/sanciones (admin)", admin.get("/dashboard/sanciones"));
+        pages.put("POST /dashboard/sanciones/crear (admin)", shown(admin, admin.postForm("/dashboard/sanciones/crear",
+                Map.of("usuario_id", Long.toString(player), "client_id", "", "motivo", "Harassment", "duracion", "permanente",
+                        "_csrf", admin.csrfFrom("/dashboard/sanciones")))));
+        var suspended = english();
+        pages.put("GET /login/?suspendida=1", shown(suspended, suspended.login(playerEmail, "a-long-enough-password-1")));
+        assertThat(pages.get("GET /login/?suspendida=1").body()).contains("Your account is suspended permanently.");
+        assertEnglish(pages);
+    }
+
     /** The page a browser ends on: {@code answer}, or where its redirects lead (a form's errors come back by one). */
     static HttpResponse<String> shown(WebClient web, HttpResponse<String> answer) {
         HttpResponse<String> page = answer;
@@ -253,6 +292,8 @@ class EnglishPagesIT {
         typed.addAll(jdbc.queryForList("select primer_nombre from users", String.class));
         typed.addAll(jdbc.queryForList("select name from oauth_clients", String.class));
         typed.addAll(jdbc.queryForList("select name from api_tokens", String.class));
+        // a sanction's reason (decisions §26) is typed by whoever placed it, shown on the sanctions and audit pages
+        typed.addAll(jdbc.queryForList("select motivo from sanctions", String.class));
         typed.removeIf(t -> t == null || t.isBlank());
         typed.sort(Comparator.comparingInt(String::length).reversed());
         return typed;

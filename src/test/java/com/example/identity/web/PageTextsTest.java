@@ -34,7 +34,9 @@ class PageTextsTest {
             "registration/Registrations.java", "deviceflow/ActivationController.java", "federation/SecurityPageLinks.java",
             "federation/LoginPageProviders.java", "oauth/logout/LogoutEndpoint.java", "consent/ConsentController.java",
             "account/AccountService.java", "account/AccountAdministration.java", "account/EmailChanges.java",
-            "client/ClientService.java", "client/RegistrationUris.java", "client/RedirectUriRule.java", "common/ListQuery.java", "web/ErrorPages.java");
+            "client/ClientService.java", "client/RegistrationUris.java", "client/RedirectUriRule.java", "common/ListQuery.java",
+            "web/ErrorPages.java", "dashboard/SanctionsController.java", "dashboard/SanctionForm.java",
+            "sanctions/SanctionRefused.java");
 
     /**
      * Texts of those classes that no page shows: audit subjects, the key states the template maps itself, an OAuth
