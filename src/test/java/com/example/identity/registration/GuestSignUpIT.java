@@ -26,6 +26,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import com.example.identity.account.AccountDeletion;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
+import com.example.identity.sanctions.SanctionService;
+import com.example.identity.sanctions.Sanctioner;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.client.ClientService;
@@ -82,6 +84,9 @@ class GuestSignUpIT {
 
     @Autowired
     AccountDeletion deletion;
+
+    @Autowired
+    SanctionService sanctions;
 
     /** A guest of a game, as the game's first start makes it: its tokens. */
     record Guest(long id, String clientId, String accessToken, String refreshToken) {
@@ -146,6 +151,25 @@ class GuestSignUpIT {
     HttpResponse<String> refresh(Guest guest) {
         return new WebClient(port).postForm("/oauth/token.php", Map.of("grant_type", "refresh_token", "refresh_token",
                 guest.refreshToken(), "client_id", guest.clientId()));
+    }
+
+    /** Decisions §26: a guest a global sanction keeps out keeps no progress: its link says why and until when. */
+    @Test
+    void aSuspendedGuestsLinkConvertsNothingAndSaysWhy() {
+        Guest guest = newGuest();
+        String page = conversionPage(guest);
+        long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
+        sanctions.place(Sanctioner.of(new Caller(admin, true)), guest.id(), "Trampas siendo invitado", null, null);
+
+        var browser = new WebClient(port);
+        HttpResponse<String> refused = browser.get(page);
+
+        assertThat(WebClient.location(refused)).isEqualTo("/login/?suspendida=1");
+        assertThat(browser.get("/login/?suspendida=1").body()).contains("Tu cuenta está suspendida de forma permanente.")
+                .contains("<strong>Trampas siendo invitado</strong>");
+        assertThat(browser.get("/registro").body()).as("no conversion under way in this session")
+                .doesNotContain("id=\"guest-conversion\"");
+        assertThat(accounts.findById(guest.id()).orElseThrow().getRol().value()).isEqualTo("invitado");
     }
 
     @Test
