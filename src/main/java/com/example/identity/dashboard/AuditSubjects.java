@@ -18,7 +18,7 @@ import org.springframework.context.MessageSource;
 final class AuditSubjects {
 
     /** The phrases, longest first so that a longer one is replaced before a shorter one inside it. */
-    static final List<String> PHRASES = List.of("sanction-everywhere", "sanction-in-application", "sanction-until",
+    static final List<String> PHRASES = List.of("linked-before-proof", "sanction-everywhere", "sanction-in-application", "sanction-until",
             "sanction-permanent", "suspended-account", "sanction", "personal-tokens-of-user", "refresh-token-of", "tokens-revoked",
             "of-user", "by-user", "passkey-disabled-account", "password-second-factor", "with-passkey",
             "with-recovery-code", "all-others", "one-session", "third-party", "first-party", "signing-from",

@@ -40,6 +40,8 @@ class AuditSubjectsTest {
         assertThat(english.shown("sanción #8 de usuario #4 en la aplicación abc, permanente: Trampas"))
                 .isEqualTo("sanction #8 of user #4 in application abc, permanent: Trampas");
         assertThat(english.shown("cuenta suspendida")).isEqualTo("suspended account");
+        assertThat(english.shown("usuario #8: google (vinculada antes de demostrar el correo)"))
+                .isEqualTo("user #8: google (linked before the address was proved)");
         assertThat(english.shown(null)).isNull();
         assertThat(english.shown("dev@example.com")).as("no phrase: as stored").isEqualTo("dev@example.com");
     }

@@ -294,6 +294,8 @@ class EnglishPagesIT {
         typed.addAll(jdbc.queryForList("select name from api_tokens", String.class));
         // a sanction's reason (decisions §26) is typed by whoever placed it, shown on the sanctions and audit pages
         typed.addAll(jdbc.queryForList("select motivo from sanctions", String.class));
+        // and a passkey's name, shown on the audit page («Móvil», named by another test)
+        typed.addAll(jdbc.queryForList("select label from user_credentials", String.class));
         typed.removeIf(t -> t == null || t.isBlank());
         typed.sort(Comparator.comparingInt(String::length).reversed());
         return typed;
