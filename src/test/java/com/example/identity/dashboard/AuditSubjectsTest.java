@@ -42,6 +42,10 @@ class AuditSubjectsTest {
         assertThat(english.shown("cuenta suspendida")).isEqualTo("suspended account");
         assertThat(english.shown("usuario #8: google (vinculada antes de demostrar el correo)"))
                 .isEqualTo("user #8: google (linked before the address was proved)");
+        assertThat(english.shown("usuario #7 (invitado sin uso)")).as("an idle guest deleted by the retention job")
+                .isEqualTo("user #7 (unused guest)");
+        assertThat(english.shown("usuario #9 ana@example.com (hash importado)")).as("a password hash brought by the importer")
+                .isEqualTo("user #9 ana@example.com (imported hash)");
         assertThat(english.shown(null)).isNull();
         assertThat(english.shown("dev@example.com")).as("no phrase: as stored").isEqualTo("dev@example.com");
     }
