@@ -15,7 +15,7 @@ import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 
 /**
- * The accounts of guest players (decisions §24), the {@code users} side of {@code guest/}: a guest is made with no
+ * The accounts of guest players (decisions §24), the {@code users} side of {@code guestaccount/}: a guest is made with no
  * address, and later becomes a full account, the same id and {@code sub}, when the person signs up or logs in with
  * another provider from the link of {@code POST /api/invitados/convertir.php}. Nothing is ever merged: a conversion
  * to an address that has an account is refused and the guest stays a guest.

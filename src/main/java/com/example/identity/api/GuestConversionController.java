@@ -10,7 +10,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.example.identity.Endpoints;
 import com.example.identity.IdentityProperties;
 import com.example.identity.apitoken.BearerTokenAuthentication;
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.Guests;
 
 /**
  * {@code POST /api/invitados/convertir.php} (decisions §24): a guest's game asks for the address where the player

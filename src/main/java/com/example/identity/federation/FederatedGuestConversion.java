@@ -14,8 +14,8 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.GuestAccounts;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.account.UserAccount;
-import com.example.identity.guest.GuestConversion;
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.GuestConversion;
+import com.example.identity.guestaccount.Guests;
 import com.example.identity.registration.IdentitySignUp;
 import com.example.identity.signin.AccountLogin;
 

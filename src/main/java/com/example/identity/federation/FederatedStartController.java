@@ -19,7 +19,7 @@ import com.example.identity.Endpoints;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.guest.GuestConversion;
+import com.example.identity.guestaccount.GuestConversion;
 import com.example.identity.mfa.RecentLogin;
 import com.example.identity.signin.ReturnToApplication;
 

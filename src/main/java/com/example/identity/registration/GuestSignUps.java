@@ -9,7 +9,7 @@ import org.springframework.transaction.interceptor.TransactionAspectSupport;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.GuestAccounts;
 import com.example.identity.account.UserAccount;
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.Guests;
 import com.example.identity.registration.Registrations.Confirmation;
 import com.example.identity.registration.Registrations.Outcome;
 

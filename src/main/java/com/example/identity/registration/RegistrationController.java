@@ -24,8 +24,8 @@ import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
 import com.example.identity.common.LocalRedirect;
-import com.example.identity.guest.GuestConversion;
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.GuestConversion;
+import com.example.identity.guestaccount.Guests;
 import com.example.identity.signin.ReturnToApplication;
 
 /**
@@ -37,7 +37,7 @@ import com.example.identity.signin.ReturnToApplication;
  * Requests per client address share recovery's budget mechanism ({@code identity.rate-limit.recovery-requests}
  * per 15 minutes, a count of their own, spent on every instance); mails per target address are bounded by
  * {@link Registrations}. Every page is {@code no-store}. With {@code invitado=<code>} the form keeps a guest
- * player's progress (decisions §24): its link converts that guest, the same account (guest/, {@link GuestSignUps}).
+ * player's progress (decisions §24): its link converts that guest, the same account (guestaccount/, {@link GuestSignUps}).
  */
 @Controller
 class RegistrationController {
@@ -86,7 +86,7 @@ class RegistrationController {
 
     /**
      * The form. With {@code invitado=<code>} (decisions §24, the address of {@code /api/invitados/convertir.php}) it
-     * keeps a guest's progress: the code is spent and this session converts that guest (guest/GuestConversion),
+     * keeps a guest's progress: the code is spent and this session converts that guest (guestaccount/GuestConversion),
      * by this form or by the "Entrar con …" buttons it then shows; a code that no longer works says so (400). With
      * {@code ocupado} ({@code correo} or {@code identidad}), a conversion refused because that address or that
      * provider's identity is someone's: the page says so and offers to log in to that account.

@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.Guests;
 import com.example.identity.passkey.Passkeys;
 import com.example.identity.sanctions.SanctionService;
 import com.example.identity.session.OpenSessions;
@@ -46,7 +46,7 @@ class DataExport {
             Map.entry("user_credentials", "llaves_acceso"),
             Map.entry("audit_events", "eventos_auditoria"),
             Map.entry("linked_identities", "cuentas_vinculadas"),
-            // decisions §24: what was kept of the account while it was a guest (guest/Guests#personalData)
+            // decisions §24: what was kept of the account while it was a guest (guestaccount/Guests#personalData)
             Map.entry("guests", "invitado"),
             Map.entry("guest_conversions", "invitado"),
             Map.entry("sanctions", "sanciones"));

@@ -11,7 +11,7 @@ import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.Guests;
 
 /**
  * The applications' webhooks ({@code webhook_endpoints}, V48) and who gets a person's events: an application

@@ -8,7 +8,7 @@ import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.abuse.RateLimits;
-import com.example.identity.guest.GuestSettings;
+import com.example.identity.guestaccount.GuestSettings;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.error.TokenResponses;
 

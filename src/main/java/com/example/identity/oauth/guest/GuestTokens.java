@@ -23,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.UserAccount;
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.Guests;
 import com.example.identity.oauth.store.AuthorizationRecord;
 import com.example.identity.oauth.store.DatabaseAuthorizationService;
 import com.example.identity.oauth.token.IssuedTokens;

@@ -21,7 +21,7 @@ import com.example.identity.client.ClientRevoked;
 import com.example.identity.common.Purge;
 import com.example.identity.consent.ConsentTokens;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.guest.Guests;
+import com.example.identity.guestaccount.Guests;
 import com.example.identity.oauth.store.AuthorizationRecordRepository;
 import com.example.identity.apitoken.ApiTokenService;
 
@@ -66,7 +66,7 @@ public class RefreshTokens implements Purge, ConsentTokens {
     }
 
     /**
-     * A guest player refreshed its tokens (decisions §24): its last use (guest/Guests#used), after the refresh's
+     * A guest player refreshed its tokens (decisions §24): its last use (guestaccount/Guests#used), after the refresh's
      * commit, in a transaction of its own, outside the family's lock.
      */
     void guestRefreshed(long userId) {

@@ -1,4 +1,4 @@
-package com.example.identity.guest;
+package com.example.identity.guestaccount;
 
 import java.sql.Timestamp;
 import java.time.Instant;
