@@ -10,16 +10,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-import org.springframework.web.context.request.RequestContextHolder;
-import org.springframework.web.context.request.ServletRequestAttributes;
 
 import com.example.identity.IdentityProperties;
 import com.example.identity.account.PasswordChanged;
 import com.example.identity.account.PasswordCheckFailed;
-import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.CacheInvalidation;
 
 /**
@@ -51,7 +47,7 @@ import com.example.identity.common.CacheInvalidation;
  * (the 2nd failure delays the next attempt), while simultaneous right passwords of one pair all get in, a few at a
  * time. {@link LoginThrottleFilter} takes the attempt of the login form and
  * of the account forms and keeps it as the request's {@link #attemptOf}; the failure and success handlers, and
- * the {@link PasswordCheckFailed} and {@link PasswordChanged} listeners here, settle it with
+ * the {@link PasswordCheckFailed} and {@link PasswordChanged} listeners ({@link LoginThrottleAccountEvents}), settle it with
  * {@link #recordFailure(HttpServletRequest, String)} and {@link #recordSuccess(HttpServletRequest, String)}. A
  * page that checks a proof itself (signin/SecondStepController) does it with try-with-resources:
  * <pre>{@code
@@ -85,7 +81,6 @@ public class LoginThrottle {
     static final String ATTEMPT = LoginThrottle.class.getName() + ".attempt";
 
     private final Clock clock;
-    private final ApplicationEventPublisher events;
     private final LoginThrottlePolicy policy;
     private final LoginThrottleAttempts attempts;
     private final LoginThrottleReplication replication;
@@ -123,7 +118,6 @@ public class LoginThrottle {
     private LoginThrottle(IdentityProperties properties, Clock clock, ApplicationEventPublisher events,
             BiConsumer<String, String> toOthers, @Nullable LoginPairs lasting, LoginThrottleAttempts.Queue queue) {
         this.clock = clock;
-        this.events = events;
         this.policy = new LoginThrottlePolicy(properties.login(), clock);
         this.attempts = new LoginThrottleAttempts(policy, clock, queue);
         this.replication = new LoginThrottleReplication(policy, toOthers, lasting, attempts::policyChanged);
@@ -278,32 +272,6 @@ public class LoginThrottle {
         LoginThrottlePolicy.Success success = policy.success(account, address);
         attempts.policyChanged();
         replication.storeKnown(success);
-    }
-
-    /**
-     * A wrong current password at a form that confirms a change with it (the password, the e-mail address,
-     * the second factor, a new passkey): a failed login of that account from here.
-     */
-    @EventListener
-    void onPasswordCheckFailed(PasswordCheckFailed event) {
-        HttpServletRequest request = currentRequest();
-        if (request != null && recordFailure(request, event.correo())) {
-            events.publishEvent(new AuditEvent(AuditEvent.Type.LOGIN_LOCKED, null, event.correo()));
-        }
-    }
-
-    /** A password changed, proving the current one: as a successful login of that account from here. */
-    @EventListener
-    void onPasswordChanged(PasswordChanged event) {
-        HttpServletRequest request = currentRequest();
-        if (request != null) {
-            recordSuccess(request, event.correo());
-        }
-    }
-
-    private static HttpServletRequest currentRequest() {
-        return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes
-                ? attributes.getRequest() : null;
     }
 
     /**

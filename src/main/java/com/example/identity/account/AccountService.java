@@ -12,7 +12,6 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.audit.AuditEvent;
-import com.example.identity.common.AfterCommit;
 import com.example.identity.common.Names;
 import com.example.identity.crypto.Secrets;
 
@@ -32,11 +31,9 @@ public class AccountService {
     private final PasswordEncoder passwordEncoder;
     private final Clock clock;
     private final ApplicationEventPublisher events;
-    private final ProvedAddressMail provedAddressMail;
 
     AccountService(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock,
-            ApplicationEventPublisher events, ProvedAddressMail provedAddressMail) {
-        this.provedAddressMail = provedAddressMail;
+            ApplicationEventPublisher events) {
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.clock = clock;
@@ -118,7 +115,7 @@ public class AccountService {
             events.publishEvent(new PasswordCheckFailed(user.getCorreo()));
             throw new InvalidAccountException("actual", "La contraseña actual no es correcta");
         }
-        checkNewPassword(user, chosen, current);
+        checkNewPassword(passwordEncoder, user, chosen, current);
         user.changePasswordHash(passwordEncoder.encode(chosen), clock.instant());
         events.publishEvent(new PasswordChanged(userId, user.getCorreo(), keepSessionId));
         events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_CHANGED, describe(user)));
@@ -127,13 +124,13 @@ public class AccountService {
 
     /**
      * The rules of a password a user chooses, one place for {@code /cuenta/contrasena} and
-     * {@code /login/restablecer}: 12 to 256 characters, and not the current password. {@code current} is the
+     * {@code /login/restablecer} ({@link AccountRecoveries}): 12 to 256 characters, and not the current password. {@code current} is the
      * current password when the form gave it (already checked against the hash); without it (a recovery link)
      * the hash is asked, one more hashing of a password that is about to be hashed anyway.
      *
      * @throws InvalidAccountException with field {@code nueva} and the Spanish reason
      */
-    private void checkNewPassword(UserAccount user, String chosen, String current) {
+    static void checkNewPassword(PasswordEncoder passwordEncoder, UserAccount user, String chosen, String current) {
         if (chosen == null || chosen.length() < MIN_PASSWORD_LENGTH) {
             throw new InvalidAccountException("nueva", "La nueva contraseña debe tener al menos " + MIN_PASSWORD_LENGTH + " caracteres");
         }
@@ -158,37 +155,6 @@ public class AccountService {
             events.publishEvent(new PasswordCheckFailed(user.getCorreo()));
             return false;
         }).orElse(false);
-    }
-
-    /**
-     * A forgotten password replaced through a recovery link (decisions §17): the same rules as a change
-     * ({@link #checkNewPassword}: the new one differs from the forgotten one too), without the current password
-     * (the link proved the mailbox). Every session of the account ends
-     * ({@link PasswordChanged} with no session kept), tokens stay; audited. When nobody had proved the address
-     * before, the ways into the account added without that proof go too, and the owner is told by mail
-     * ({@link UnprovenAddressProved}, D44).
-     *
-     * @throws InvalidAccountException with field {@code nueva} and the Spanish reason
-     */
-    @Transactional
-    public UserAccount recoverPassword(long userId, String chosen) {
-        UserAccount user = users.findById(userId).filter(UserAccount::isEnabled)
-                .orElseThrow(() -> new InvalidAccountException("nueva", "Cuenta no encontrada"));
-        checkNewPassword(user, chosen, null);
-        user.changePasswordHash(passwordEncoder.encode(chosen), clock.instant());
-        // the link reached the mailbox: the address is proved (decisions §18)
-        boolean firstProof = user.markEmailVerified(clock.instant());
-        events.publishEvent(new PasswordChanged(userId, user.getCorreo(), null));
-        events.publishEvent(new AuditEvent(AuditEvent.Type.PASSWORD_RECOVERED, describe(user)));
-        if (firstProof) {
-            UnprovenAddressProved proved = new UnprovenAddressProved(userId, user.getCorreo());
-            events.publishEvent(proved);
-            if (proved.removedAnything()) {
-                String name = user.getPrimerNombre();
-                AfterCommit.onCommit(() -> provedAddressMail.send(proved, name));
-            }
-        }
-        return user;
     }
 
     /**

@@ -24,9 +24,6 @@ import java.util.List;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.Endpoints;
-import com.example.identity.account.AccountService;
-import com.example.identity.registration.IdentitySignUp;
-import com.example.identity.signin.AccountLogin;
 import com.example.identity.signin.PasswordLoginCustomizer;
 
 /**
@@ -43,29 +40,18 @@ public class FederatedLoginCustomizer {
     private static final Logger log = LoggerFactory.getLogger(FederatedLoginCustomizer.class);
 
     private final ObjectProvider<ClientRegistrationRepository> registrations;
-    private final LinkedIdentities links;
-    private final AccountService accounts;
-    private final FederatedSession session;
-    private final AccountLogin login;
     private final FederationSettings settings;
     private final Clock clock;
     private final PasswordLoginCustomizer passwordLogin;
-    private final IdentitySignUp signUp;
-    private final FederatedGuestConversion guests;
+    private final FederatedLoginSuccess arrival;
 
-    FederatedLoginCustomizer(ObjectProvider<ClientRegistrationRepository> registrations, LinkedIdentities links,
-            AccountService accounts, FederatedSession session, AccountLogin login, FederationSettings settings, Clock clock,
-            PasswordLoginCustomizer passwordLogin, IdentitySignUp signUp, FederatedGuestConversion guests) {
-        this.signUp = signUp;
-        this.guests = guests;
-        this.passwordLogin = passwordLogin;
+    FederatedLoginCustomizer(ObjectProvider<ClientRegistrationRepository> registrations, FederationSettings settings,
+            Clock clock, PasswordLoginCustomizer passwordLogin, FederatedLoginSuccess arrival) {
         this.registrations = registrations;
-        this.links = links;
-        this.accounts = accounts;
-        this.session = session;
-        this.login = login;
         this.settings = settings;
         this.clock = clock;
+        this.passwordLogin = passwordLogin;
+        this.arrival = arrival;
     }
 
     public void customize(HttpSecurity http) throws Exception {
@@ -88,8 +74,7 @@ public class FederatedLoginCustomizer {
                 .authorizedClientRepository(new NoAuthorizedClients())
                 .tokenEndpoint(token -> token.accessTokenResponseClient(tokenClient))
                 .userInfoEndpoint(userInfo -> userInfo.userService(userService).oidcUserService(oidcUserService))
-                .successHandler(new FederatedLoginSuccess(links, accounts, session, this.login, settings, repository, signUp,
-                        guests))
+                .successHandler(arrival)
                 .failureHandler(FederatedLoginCustomizer::failed));
     }
 

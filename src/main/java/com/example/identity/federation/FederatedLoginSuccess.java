@@ -5,11 +5,13 @@ import java.io.IOException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.authentication.OAuth2AuthenticationToken;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.web.authentication.AuthenticationSuccessHandler;
+import org.springframework.stereotype.Component;
 
 import com.example.identity.Endpoints;
 import com.example.identity.account.AccountService;
@@ -42,6 +44,7 @@ import com.example.identity.signin.AccountLogin;
  *     the identity linked to it.</li>
  * </ol>
  */
+@Component
 final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
 
     private final LinkedIdentities links;
@@ -49,12 +52,12 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     private final FederatedSession session;
     private final AccountLogin login;
     private final FederationSettings settings;
-    private final ClientRegistrationRepository registrations;
+    private final ObjectProvider<ClientRegistrationRepository> registrations;
     private final IdentitySignUp signUp;
     private final FederatedGuestConversion guests;
 
     FederatedLoginSuccess(LinkedIdentities links, AccountService accounts, FederatedSession session, AccountLogin login,
-            FederationSettings settings, ClientRegistrationRepository registrations, IdentitySignUp signUp,
+            FederationSettings settings, ObjectProvider<ClientRegistrationRepository> registrations, IdentitySignUp signUp,
             FederatedGuestConversion guests) {
         this.signUp = signUp;
         this.guests = guests;
@@ -70,8 +73,8 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     public void onAuthenticationSuccess(HttpServletRequest request, HttpServletResponse response,
             Authentication authentication) throws IOException {
         ExternalIdentity identity = ExternalIdentity.of((OAuth2AuthenticationToken) authentication, settings);
-        ClientRegistration registration = registrations == null ? null
-                : registrations.findByRegistrationId(identity.provider());
+        ClientRegistrationRepository repository = registrations.getIfAvailable();
+        ClientRegistration registration = repository == null ? null : repository.findByRegistrationId(identity.provider());
         arrive(request, response, identity, registration == null ? identity.provider() : registration.getClientName());
     }
 

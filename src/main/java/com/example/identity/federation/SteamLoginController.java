@@ -15,10 +15,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.server.ResponseStatusException;
 
 import com.example.identity.Endpoints;
-import com.example.identity.account.AccountService;
 import com.example.identity.crypto.Secrets;
-import com.example.identity.registration.IdentitySignUp;
-import com.example.identity.signin.AccountLogin;
 
 /**
  * Steam's answer at {@code /login/steam/vuelta} (decisions §19): accepted only in the session that started the
@@ -35,12 +32,11 @@ class SteamLoginController {
     private final SteamSettings steam;
     private final SteamAssertions assertions;
     private final FederatedLoginSuccess arrival;
-    SteamLoginController(SteamSettings steam, SteamAssertions assertions, LinkedIdentities links,
-            AccountService accounts, FederatedSession session, AccountLogin login, FederationSettings settings,
-            IdentitySignUp signUp, FederatedGuestConversion guests) {
+
+    SteamLoginController(SteamSettings steam, SteamAssertions assertions, FederatedLoginSuccess arrival) {
         this.steam = steam;
         this.assertions = assertions;
-        this.arrival = new FederatedLoginSuccess(links, accounts, session, login, settings, null, signUp, guests);
+        this.arrival = arrival;
     }
 
     @GetMapping(Endpoints.STEAM_RETURN)

@@ -69,6 +69,7 @@ import com.example.identity.oauth.userinfo.UserInfoEndpointCustomizer;
 import com.example.identity.signin.LoginRedirectEntryPoint;
 import com.example.identity.apitoken.ApiTokenService;
 import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * The first chain: Spring Authorization Server, matching only its endpoints ({@link Endpoints#AUTHORIZATION_SERVER}:
@@ -88,9 +89,16 @@ import com.example.identity.apitoken.ApiTokenValidator;
 @Configuration(proxyBeanMethods = false)
 class AuthorizationServerConfig {
 
+    /** The endpoints' customizers, in the order the chain applies them (filters that share a position keep it). */
+    static final List<Class<? extends ChainCustomizer>> ENDPOINTS = List.of(TokenEndpointCustomizer.class,
+            ClientAuthenticationCustomizer.class, DeviceAuthorizationEndpointCustomizer.class,
+            PushedAuthorizationRequestEndpointCustomizer.class, GuestEndpointCustomizer.class,
+            RevocationIntrospectionCustomizer.class, AuthorizationEndpointCustomizer.class, UserInfoEndpointCustomizer.class,
+            MetadataEndpointsCustomizer.class);
+
     /**
      * The chain: Spring Authorization Server with this service's steps plugged in, one customizer per endpoint,
-     * applied in this order (the order places the filters that share a position: see each customizer). What
+     * applied in the order of {@link #ENDPOINTS} (the order places the filters that share a position: see each customizer). What
      * spans the endpoints stays here: the matcher, no session for the programs' endpoints, the standard
      * endpoints' methods, who may call what, no JWT resource server, the login redirect, the headers. The
      * authorization service, the token generator and the client repository are found by type among the beans.
@@ -101,22 +109,16 @@ class AuthorizationServerConfig {
      */
     @Bean
     @Order(Endpoints.AUTHORIZATION_SERVER_CHAIN)
-    SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, TokenEndpointCustomizer tokenEndpoint,
-            ClientAuthenticationCustomizer clientAuthentication, DeviceAuthorizationEndpointCustomizer deviceEndpoint,
-            RevocationIntrospectionCustomizer revocationIntrospection, AuthorizationEndpointCustomizer authorizeEndpoint,
-            UserInfoEndpointCustomizer userInfoEndpoint, MetadataEndpointsCustomizer metadataEndpoints,
-            PushedAuthorizationRequestEndpointCustomizer pushedRequests, GuestEndpointCustomizer guestEndpoint)
+    SecurityFilterChain authorizationServerFilterChain(HttpSecurity http, List<ChainCustomizer> customizers)
             throws Exception {
         http.securityMatcher(Endpoints.AUTHORIZATION_SERVER);
-        tokenEndpoint.customize(http);
-        clientAuthentication.customize(http);
-        deviceEndpoint.customize(http);
-        pushedRequests.customize(http);
-        guestEndpoint.customize(http);
-        revocationIntrospection.customize(http);
-        authorizeEndpoint.customize(http);
-        userInfoEndpoint.customize(http);
-        metadataEndpoints.customize(http);
+        for (Class<? extends ChainCustomizer> endpoint : ENDPOINTS) {
+            List<ChainCustomizer> found = customizers.stream().filter(endpoint::isInstance).toList();
+            if (found.size() != 1) {
+                throw new IllegalStateException(found.size() + " beans of " + endpoint.getName() + ", expected one");
+            }
+            found.get(0).customize(http);
+        }
         http
             .authorizeHttpRequests(authorize -> authorize
                 // the UserInfo endpoint checks its bearer token itself (UserInfoRequests)
@@ -181,19 +183,25 @@ class AuthorizationServerConfig {
     /** The refresh grant: rotation with reuse detection (decisions §12.4); a provider bean like the two above. */
     @Bean
     RefreshTokenExchange refreshTokenExchange(RefreshTokens refreshTokens, DatabaseAuthorizationService authorizations,
-            AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs, Sanctions sanctions) {
-        return new RefreshTokenExchange(refreshTokens, authorizations, new GrantHolders(accounts, sanctions), tokenGenerator,
-                signingKeys, transactions, clock, proofs);
+            GrantHolders holders, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
+        return new RefreshTokenExchange(refreshTokens, authorizations, holders, tokenGenerator, signingKeys, transactions,
+                clock, proofs);
     }
 
     /** The device code grant (RFC 8628 §3.4): polls, and the one that spends an approved run; a provider bean. */
     @Bean
     DeviceCodeExchange deviceCodeExchange(DeviceAuthorizations devices, DatabaseAuthorizationService authorizations,
-            AccountService accounts, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
-            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs, Sanctions sanctions) {
-        return new DeviceCodeExchange(devices, authorizations, new GrantHolders(accounts, sanctions), tokenGenerator,
-                signingKeys, transactions, clock, proofs);
+            GrantHolders holders, OAuth2TokenGenerator<OAuth2Token> tokenGenerator, SigningKeys signingKeys,
+            TransactionTemplate transactions, Clock clock, TokenRequestProofs proofs) {
+        return new DeviceCodeExchange(devices, authorizations, holders, tokenGenerator, signingKeys, transactions, clock,
+                proofs);
+    }
+
+    /** Whom the refresh and device code grants issue tokens for: the enabled account no sanction keeps out. */
+    @Bean
+    GrantHolders grantHolders(AccountService accounts, Sanctions sanctions) {
+        return new GrantHolders(accounts, sanctions);
     }
 
     /**

@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import com.example.identity.account.AccountRecoveries;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UserAccount;
 import com.example.identity.audit.AuditEvent;
@@ -49,12 +49,11 @@ public class PasswordRecovery implements DisposableBean, Purge {
     static final int PER_ACCOUNT_PER_HOUR = 3;
 
     private final PasswordResetRepository resets;
-    private final AccountService accounts;
+    private final AccountRecoveries accounts;
     private final RecoveryLinkMail mail;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final Clock clock;
-    private final JdbcTemplate jdbc;
     /** Requests dropped because {@link #QUEUE} were already waiting: {@code identity_password_recovery_dropped_total}. */
     static final String DROPPED = "identity.password.recovery.dropped";
     /** Requests that may wait for the background threads; past that a request is dropped, never queued without bound. */
@@ -64,9 +63,8 @@ public class PasswordRecovery implements DisposableBean, Purge {
     /** Two threads, {@link #QUEUE} requests waiting at most; a dropped one is counted and logged. */
     private final ThreadPoolExecutor background;
 
-    PasswordRecovery(PasswordResetRepository resets, AccountService accounts, RecoveryLinkMail mail,
-            TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, JdbcTemplate jdbc,
-            MeterRegistry registry) {
+    PasswordRecovery(PasswordResetRepository resets, AccountRecoveries accounts, RecoveryLinkMail mail,
+            TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, MeterRegistry registry) {
         this.dropped = Counter.builder(DROPPED)
                 .description("Password recovery requests dropped: the background queue was full").register(registry);
         this.background = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
@@ -79,7 +77,6 @@ public class PasswordRecovery implements DisposableBean, Purge {
                     // the address is not logged: the answer did not say whether it has an account, nor does this
                     log.warn("Password recovery: {} requests already waiting, one dropped (no mail sent for it)", QUEUE);
                 });
-        this.jdbc = jdbc;
         this.resets = resets;
         this.accounts = accounts;
         this.mail = mail;
@@ -113,7 +110,7 @@ public class PasswordRecovery implements DisposableBean, Purge {
         String token = transactions.execute(status -> {
             // one request per account at a time, on every instance: the count below and the insert are not
             // raced by another request for the same account
-            jdbc.queryForList("select id from users where id = ? for update", Long.class, user.getId());
+            accounts.lock(user.getId());
             Instant now = clock.instant();
             if (resets.countSentSince(user.getId(), now.minus(Duration.ofHours(1))) >= PER_ACCOUNT_PER_HOUR) {
                 return null;

@@ -26,12 +26,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import com.example.identity.account.AccountService;
+import com.example.identity.account.AccountRecoveries;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.crypto.Secrets;
@@ -43,7 +42,7 @@ class PasswordRecoveryTest {
     static final String TOKEN = "A".repeat(43);
 
     PasswordResetRepository resets = mock(PasswordResetRepository.class);
-    AccountService accounts = mock(AccountService.class);
+    AccountRecoveries accounts = mock(AccountRecoveries.class);
     RecoveryLinkMail mail = mock(RecoveryLinkMail.class);
     TransactionTemplate transactions = mock(TransactionTemplate.class);
     ApplicationEventPublisher events = mock(ApplicationEventPublisher.class);
@@ -54,7 +53,7 @@ class PasswordRecoveryTest {
     void setUp() {
         when(transactions.execute(any())).thenAnswer(call -> call.<TransactionCallback<?>>getArgument(0).doInTransaction(null));
         recovery = new PasswordRecovery(resets, accounts, mail, transactions, events, Clock.fixed(NOW, ZoneOffset.UTC),
-                mock(JdbcTemplate.class), new SimpleMeterRegistry());
+                new SimpleMeterRegistry());
         ana = new UserAccount("Ana", "ana@example.com", "hash", Role.USER, NOW);
         ReflectionTestUtils.setField(ana, "id", 5L);
     }

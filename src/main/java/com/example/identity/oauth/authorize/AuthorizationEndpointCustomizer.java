@@ -1,20 +1,13 @@
 package com.example.identity.oauth.authorize;
 
-import java.time.Clock;
-
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationCodeRequestAuthenticationProvider;
-import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.stereotype.Component;
 
-import com.example.identity.Endpoints;
-import com.example.identity.consent.Consents;
-import com.example.identity.oauth.store.PushedRequests;
-import com.example.identity.sanctions.Sanctions;
 import com.example.identity.signin.PasswordChangeGate;
-import com.example.identity.signin.SecondStep;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * The authorization endpoint ({@code /oauth/authorize.php}): Spring Authorization Server's validation with this
@@ -29,32 +22,20 @@ import com.example.identity.signin.SecondStep;
  * {@code offline_access} or {@code prompt=consent}).
  */
 @Component
-public class AuthorizationEndpointCustomizer {
+public class AuthorizationEndpointCustomizer implements ChainCustomizer {
 
     private final AuthorizeRequestChecks authorizeChecks;
     private final AuthorizeErrorResponder authorizeErrors;
-    private final IdTokenHints idTokenHints;
-    private final SecondStep secondStep;
-    private final RegisteredClientRepository clients;
-    private final Consents consents;
-    private final Sanctions sanctions;
-    private final Clock clock;
-    private final PushedRequests pushedRequests;
+    private final AuthorizeSteps steps;
 
     AuthorizationEndpointCustomizer(AuthorizeRequestChecks authorizeChecks, AuthorizeErrorResponder authorizeErrors,
-            IdTokenHints idTokenHints, SecondStep secondStep, RegisteredClientRepository clients, Consents consents,
-            Sanctions sanctions, Clock clock, PushedRequests pushedRequests) {
-        this.pushedRequests = pushedRequests;
+            AuthorizeSteps steps) {
         this.authorizeChecks = authorizeChecks;
         this.authorizeErrors = authorizeErrors;
-        this.idTokenHints = idTokenHints;
-        this.secondStep = secondStep;
-        this.clients = clients;
-        this.consents = consents;
-        this.sanctions = sanctions;
-        this.clock = clock;
+        this.steps = steps;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http
             .oauth2AuthorizationServer(server -> server
@@ -67,17 +48,13 @@ public class AuthorizationEndpointCustomizer {
                     .errorResponseHandler(authorizeErrors)))
             // first of all: a pushed request (RFC 9126) taken in place of the browser's parameters, and an application
             // that requires them refusing the others (before Spring Authorization Server reads the request)
-            .addFilterBefore(new PushedRequestFilter(Endpoints.AUTHORIZE_ENDPOINT, pushedRequests, clients,
-                    authorizeErrors, clock), CsrfFilter.class)
+            .addFilterBefore(steps.pushedRequest(), CsrfFilter.class)
             // after Spring Authorization Server validated the authorization request, before the login page
-            .addFilterBefore(new AuthenticationRequestFilter(Endpoints.AUTHORIZE_ENDPOINT, authorizeErrors, idTokenHints,
-                    secondStep, clock), AuthorizationFilter.class)
+            .addFilterBefore(steps.authenticationRequest(), AuthorizationFilter.class)
             // a sanctioned person gets no code for the application (decisions §26)
-            .addFilterBefore(new SanctionFilter(Endpoints.AUTHORIZE_ENDPOINT, sanctions, authorizeErrors),
-                    AuthorizationFilter.class)
+            .addFilterBefore(steps.sanction(), AuthorizationFilter.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             // then the consent of a third-party application, offline_access or prompt=consent
-            .addFilterBefore(new ConsentFilter(Endpoints.AUTHORIZE_ENDPOINT, clients, consents, authorizeErrors, clock),
-                    AuthorizationFilter.class);
+            .addFilterBefore(steps.consent(), AuthorizationFilter.class);
     }
 }

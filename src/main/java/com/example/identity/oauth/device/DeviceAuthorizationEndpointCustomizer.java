@@ -5,6 +5,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.IdentityProperties;
 import com.example.identity.oauth.error.TokenResponses;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * The device authorization endpoint ({@code /oauth/device.php}, RFC 8628 §3.1, decisions §16): the start of
@@ -15,7 +16,7 @@ import com.example.identity.oauth.error.TokenResponses;
  * verification endpoint.
  */
 @Component
-public class DeviceAuthorizationEndpointCustomizer {
+public class DeviceAuthorizationEndpointCustomizer implements ChainCustomizer {
 
     private final DeviceAuthorizationStart deviceStart;
     private final TokenResponses responses;
@@ -28,6 +29,7 @@ public class DeviceAuthorizationEndpointCustomizer {
         this.properties = properties;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http.oauth2AuthorizationServer(server -> server
             .deviceAuthorizationEndpoint(device -> device

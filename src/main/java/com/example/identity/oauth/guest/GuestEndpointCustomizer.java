@@ -11,6 +11,7 @@ import com.example.identity.abuse.RateLimits;
 import com.example.identity.guestaccount.GuestSettings;
 import com.example.identity.keys.SigningKeys;
 import com.example.identity.oauth.error.TokenResponses;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * The guests' endpoint ({@code /oauth/invitado.php}, decisions §24): a game's first start makes a guest player and
@@ -21,7 +22,7 @@ import com.example.identity.oauth.error.TokenResponses;
  * authorization server's context (the issuer of its id_tokens).
  */
 @Component
-public class GuestEndpointCustomizer {
+public class GuestEndpointCustomizer implements ChainCustomizer {
 
     private final GuestEndpointFilter filter;
 
@@ -32,6 +33,7 @@ public class GuestEndpointCustomizer {
                 responses);
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http.addFilterBefore(filter, CsrfFilter.class);
     }

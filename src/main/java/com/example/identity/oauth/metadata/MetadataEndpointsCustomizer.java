@@ -5,6 +5,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.Endpoints;
 import com.example.identity.oauth.token.TokenEndpointMethodCheck;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * The two public documents: the discovery document ({@code /.well-known/openid-configuration}, only what is
@@ -13,7 +14,7 @@ import com.example.identity.oauth.token.TokenEndpointMethodCheck;
  * after {@link ClientAuthenticationCustomizer}'s filter there: applied after it).
  */
 @Component
-public class MetadataEndpointsCustomizer {
+public class MetadataEndpointsCustomizer implements ChainCustomizer {
 
     private final DiscoveryDocument discovery;
 
@@ -21,6 +22,7 @@ public class MetadataEndpointsCustomizer {
         this.discovery = discovery;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http
             .oauth2AuthorizationServer(server -> server

@@ -7,6 +7,7 @@ import com.example.identity.IdentityProperties;
 import com.example.identity.oauth.authorize.AuthorizeRequestChecks;
 import com.example.identity.oauth.error.TokenResponses;
 import com.example.identity.oauth.store.PushedRequests;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * The pushed authorization request endpoint ({@code /oauth/par.php}, RFC 9126, decisions §28): Spring Authorization
@@ -18,7 +19,7 @@ import com.example.identity.oauth.store.PushedRequests;
  * at the authorization endpoint by {@code oauth/authorize/PushedRequestFilter}.
  */
 @Component
-public class PushedAuthorizationRequestEndpointCustomizer {
+public class PushedAuthorizationRequestEndpointCustomizer implements ChainCustomizer {
 
     private final AuthorizeRequestChecks authorizeChecks;
     private final PushedRequests pushed;
@@ -33,6 +34,7 @@ public class PushedAuthorizationRequestEndpointCustomizer {
         this.properties = properties;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http.oauth2AuthorizationServer(server -> server
             .pushedAuthorizationRequestEndpoint(par -> par

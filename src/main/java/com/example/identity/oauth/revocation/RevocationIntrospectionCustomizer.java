@@ -5,6 +5,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.oauth.error.TokenResponses;
 import com.example.identity.oauth.token.TokenParameterRequests;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * Revocation ({@code /oauth/revoke.php}, RFC 7009: an application's own tokens, {@link TokenRevocation}) and
@@ -13,7 +14,7 @@ import com.example.identity.oauth.token.TokenParameterRequests;
  * endpoint ({@link ClientAuthenticationCustomizer}).
  */
 @Component
-public class RevocationIntrospectionCustomizer {
+public class RevocationIntrospectionCustomizer implements ChainCustomizer {
 
     private final TokenRevocation revocation;
     private final TokenIntrospection introspection;
@@ -26,6 +27,7 @@ public class RevocationIntrospectionCustomizer {
         this.responses = responses;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http.oauth2AuthorizationServer(server -> server
             .tokenRevocationEndpoint(revoke -> revoke

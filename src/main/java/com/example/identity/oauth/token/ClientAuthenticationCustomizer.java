@@ -11,6 +11,7 @@ import com.example.identity.abuse.RateLimitFilter;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.oauth.error.TokenResponses;
 import com.example.identity.apitoken.ApiTokenValidator;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * Client authentication, shared by the endpoints where a client authenticates (token, revocation,
@@ -23,7 +24,7 @@ import com.example.identity.apitoken.ApiTokenValidator;
  * {@code AuthorizationFilter}).
  */
 @Component
-public class ClientAuthenticationCustomizer {
+public class ClientAuthenticationCustomizer implements ChainCustomizer {
 
     private final TokenRequestConverter tokenRequests;
     private final BearerClientAuthentication bearerClients;
@@ -40,6 +41,7 @@ public class ClientAuthenticationCustomizer {
         this.limits = limits;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http
             .oauth2AuthorizationServer(server -> server

@@ -9,6 +9,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.Endpoints;
 import com.example.identity.oauth.error.TokenResponses;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * The token endpoint ({@code /oauth/token.php}), every grant: the method check ({@link TokenEndpointMethodCheck},
@@ -21,7 +22,7 @@ import com.example.identity.oauth.error.TokenResponses;
  * method check.
  */
 @Component
-public class TokenEndpointCustomizer {
+public class TokenEndpointCustomizer implements ChainCustomizer {
 
     private final AuthorizationCodeExchange codeExchange;
     private final RefreshTokenExchange refreshExchange;
@@ -43,6 +44,7 @@ public class TokenEndpointCustomizer {
         this.responses = responses;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http
             .oauth2AuthorizationServer(server -> server

@@ -7,6 +7,7 @@ import tools.jackson.databind.json.JsonMapper;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.apitoken.ApiTokenValidator;
 import com.example.identity.dpop.DPoPProofs;
+import com.example.identity.web.ChainCustomizer;
 
 /**
  * OpenID Connect's UserInfo endpoint ({@code /oauth/userinfo.php}): the bearer token read and checked by the
@@ -15,7 +16,7 @@ import com.example.identity.dpop.DPoPProofs;
  * Server's JWT resource server no token to look at.
  */
 @Component
-public class UserInfoEndpointCustomizer {
+public class UserInfoEndpointCustomizer implements ChainCustomizer {
 
     private final ApiTokenValidator tokens;
     private final RateLimits limits;
@@ -29,6 +30,7 @@ public class UserInfoEndpointCustomizer {
         this.json = json;
     }
 
+    @Override
     public void customize(HttpSecurity http) {
         http.oauth2AuthorizationServer(server -> server
             .oidc(oidc -> oidc
