@@ -38,11 +38,11 @@ public final class Endpoints {
     public static final String PAR = "/oauth/par.php";
     /** Guest players (decisions §24, oauth/guest/): a game makes a guest account and gets its tokens, by POST. */
     public static final String GUEST = "/oauth/invitado.php";
-    /** RP-initiated logout (oauth/LogoutEndpoint), a page of the web chain. */
+    /** RP-initiated logout (oauth/logout/LogoutEndpoint), a page of the web chain. */
     public static final String LOGOUT = "/oauth/logout.php";
     /** The consent page in front of the authorization endpoint (consent/ConsentController), web chain. */
     public static final String CONSENT = "/oauth/consent";
-    /** The device flow's user step, the verification URI (device/ActivationController), web chain. */
+    /** The device flow's user step, the verification URI (deviceflow/ActivationController), web chain. */
     public static final String ACTIVATION = "/activar";
 
     // ----- API routes: the two API chains (api/) -----

@@ -29,7 +29,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
  * The limits of the code's size, in {@code mvn verify} beside {@link ArchitectureTest}: each failure names the
  * file, method or package to fix.
  * <ul>
- * <li>No two packages share a simple name: a newcomer who opens {@code token/} must not land in the wrong one.</li>
+ * <li>No two packages share a simple name: a newcomer must never open the wrong one of two folders of one name.</li>
  * <li>No method or constructor of the main code takes more than {@value #MAX_PARAMETERS} parameters. A record's
  * canonical constructor is left out: its parameters are the record's components, declared once in the header, and
  * a call site passes them positionally the way it would set as many fields; the compiler's own parameters (an inner

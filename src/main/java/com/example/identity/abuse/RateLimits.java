@@ -69,7 +69,7 @@ public class RateLimits {
 
     /**
      * The period over which the guessing budget of {@code /activar} ({@code user-code-failures}) refills, a
-     * device code's lifetime. That budget is kept in the database, not here ({@code device/UserCodeGuesses}):
+     * device code's lifetime. That budget is kept in the database, not here ({@code deviceflow/UserCodeGuesses}):
      * it must be taken atomically before each lookup, on every instance at once.
      */
     public static final Duration USER_CODE_PERIOD = Duration.ofMinutes(10);

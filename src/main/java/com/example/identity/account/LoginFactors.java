@@ -12,7 +12,7 @@ import org.springframework.security.core.authority.FactorGrantedAuthority;
 /**
  * How and when the user of a session logged in, from the factor authorities Spring Security 7 records on
  * its authentication: for the id_token's {@code auth_time} and {@code amr}, whether the login led to a
- * code (oauth/) or to a device's approval (device/).
+ * code (oauth/) or to a device's approval (deviceflow/).
  */
 public final class LoginFactors {
 

@@ -73,7 +73,7 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                 .accessTokenTimeToLive(properties.accessToken().ttl())
                 .accessTokenFormat(OAuth2TokenFormat.REFERENCE)
                 .refreshTokenTimeToLive(properties.refreshToken().ttl())
-                // rotated on every use, with reuse detection (oauth/RefreshTokenExchange)
+                // rotated on every use, with reuse detection (oauth/token/RefreshTokenExchange)
                 .reuseRefreshTokens(false)
                 .idTokenSignatureAlgorithm(SignatureAlgorithm.RS256)
                 .build();

@@ -2,7 +2,7 @@ package com.example.identity.consent;
 
 /**
  * What a withdrawn consent ends: every token an application holds for the user. Implemented where the tokens
- * live ({@code oauth/RefreshTokens}, which locks the families first so that a refresh in flight finishes and
+ * live ({@code oauth/token/RefreshTokens}, which locks the families first so that a refresh in flight finishes and
  * its new tokens are revoked too), so that consent/ needs nothing of the authorization server.
  */
 public interface ConsentTokens {

@@ -137,10 +137,6 @@ class AdminController {
         }
     }
 
-    /**
-     * Rotates the signing key (the same as {@code java -jar identity-service.jar rotate-signing-key}): the
-     * new key is published at once and signs after {@code identity.signing-key.rotation-delay}; audited.
-     */
     /** First-party applications show no consent page (decisions §12.6): an admin decides which are. */
     @PostMapping("/dashboard/admin/clients/first-party")
     String setFirstParty(@AuthenticationPrincipal AccountPrincipal admin,
@@ -154,6 +150,10 @@ class AdminController {
         return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#clients";
     }
 
+    /**
+     * Rotates the signing key (the same as {@code java -jar identity-service.jar rotate-signing-key}): the
+     * new key is published at once and signs after {@code identity.signing-key.rotation-delay}; audited.
+     */
     @PostMapping("/dashboard/admin/keys/rotate")
     String rotateSigningKey(RedirectAttributes redirect) {
         try {

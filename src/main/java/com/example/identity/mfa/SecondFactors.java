@@ -2,7 +2,6 @@ package com.example.identity.mfa;
 
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -170,10 +169,5 @@ public class SecondFactors {
             return Proof.RECOVERY_CODE;
         }
         return Proof.NONE;
-    }
-
-    /** The current code of an account's secret; for tests that play the authenticator app. */
-    static String currentCode(String secret, Instant now) {
-        return Totp.code(secret, Totp.step(now));
     }
 }

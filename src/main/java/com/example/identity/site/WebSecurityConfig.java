@@ -52,7 +52,7 @@ class WebSecurityConfig {
                 .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)
                 .requestMatchers(Endpoints.ACCOUNT_EMAIL_CONFIRM).permitAll()
-                // RP-initiated logout (oauth/LogoutEndpoint): with or without a session
+                // RP-initiated logout (oauth/logout/LogoutEndpoint): with or without a session
                 .requestMatchers(Endpoints.LOGOUT).permitAll()
                 .requestMatchers(Endpoints.ADMIN_ALL, Endpoints.ADMIN_DASHBOARD).hasAuthority(Role.ADMIN.authority().getAuthority())
                 .requestMatchers(Endpoints.DASHBOARD_ALL).hasAnyAuthority(

@@ -12,7 +12,7 @@ import com.example.identity.web.ChainCustomizer;
  * the device flow. The request ({@link DeviceAuthorizationRequests}), the run started for a device application
  * ({@link DeviceAuthorizationStart}), the answer with {@code verification_uri} from the issuer
  * ({@link DeviceAuthorizationResponses}) and the refusals ({@link TokenResponses}). The user's step is
- * {@code /activar} (device/ActivationController), a page of the web chain, not Spring Authorization Server's
+ * {@code /activar} (deviceflow/ActivationController), a page of the web chain, not Spring Authorization Server's
  * verification endpoint.
  */
 @Component

@@ -69,10 +69,6 @@ public final class StandardError extends OAuth2AuthenticationException {
         return new StandardError(HttpStatus.BAD_REQUEST, OAuth2ErrorCodes.UNAUTHORIZED_CLIENT, description);
     }
 
-    static StandardError unsupportedTokenType(String description) {
-        return new StandardError(HttpStatus.BAD_REQUEST, "unsupported_token_type", description);
-    }
-
     /** RFC 8628 §3.5: the user has not decided yet; poll again after the interval. */
     public static StandardError authorizationPending(String description) {
         return new StandardError(HttpStatus.BAD_REQUEST, "authorization_pending", description);

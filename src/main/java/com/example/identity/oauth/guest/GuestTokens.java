@@ -29,7 +29,7 @@ import com.example.identity.oauth.store.DatabaseAuthorizationService;
 import com.example.identity.oauth.token.IssuedTokens;
 
 /**
- * The last step of {@code /oauth/invitado.php} (decisions §24): in one transaction, the guest (guest/Guests: its
+ * The last step of {@code /oauth/invitado.php} (decisions §24): in one transaction, the guest (guestaccount/Guests: its
  * account and its row), the authorization its tokens belong to ({@link AuthorizationRecord#forGuest}: the family of
  * its refresh tokens, as a device flow's) and its tokens, made by Spring Authorization Server's own token generator
  * (the server's: 64-hex access tokens stored as API tokens, refresh tokens of that family, which the refresh grant
