@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
  * {@code oauth_authorizations} (V54), written with the code by the authorization endpoint (oauth/store) at no extra
  * statement. Read when the session ends ({@link SessionEndedListener}). The rows follow the authorizations' retention
  * (a day after the code expired, or while a refresh token lives): a session that ends later than that is not told
- * to an application whose code was used without a refresh token (docs/oauth-oidc.md).
+ * to an application whose code was used without a refresh token (docs/oauth-oidc.md). The code exchange keeps them
+ * for applications with a back-channel logout URI only; others' go with their exchange (decisions D48).
  */
 @Component
 class LogoutSessions {

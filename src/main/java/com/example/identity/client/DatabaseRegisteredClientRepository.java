@@ -43,6 +43,8 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
     public static final String DPOP_REQUIRED = "identity.client.dpop-required";
     /** Client setting: the application accepts guest players (decisions §24). */
     public static final String GUESTS = "identity.client.guests";
+    /** Client setting: the application has a back-channel logout URI (decisions §20), so its codes' sids are kept. */
+    public static final String BACK_CHANNEL_LOGOUT = "identity.client.back-channel-logout";
     /** How long another instance's rotation or revocation may take to be seen here. */
     static final Duration CACHE_TTL = Duration.ofSeconds(30);
     /** Topic of this cache in {@link CacheInvalidation}; the key is the client id. */
@@ -152,6 +154,14 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(GUESTS));
     }
 
+    /**
+     * Whether the application is told when a login session ends (a {@code backchannel_logout_uri}): the authorizations
+     * of its codes then outlive their exchange, for their {@code sid} (backchannel/LogoutSessions, decisions D48).
+     */
+    public static boolean hasBackChannelLogout(RegisteredClient client) {
+        return Boolean.TRUE.equals(client.getClientSettings().getSetting(BACK_CHANNEL_LOGOUT));
+    }
+
     public static boolean isFirstParty(RegisteredClient client) {
         return Boolean.TRUE.equals(client.getClientSettings().getSetting(FIRST_PARTY));
     }
@@ -208,6 +218,7 @@ public class DatabaseRegisteredClientRepository implements RegisteredClientRepos
                         .setting(PAR_REQUIRED, client.requiresPushedRequests())
                         .setting(DPOP_REQUIRED, client.requiresDPoP())
                         .setting(GUESTS, client.acceptsGuests())
+                        .setting(BACK_CHANNEL_LOGOUT, client.getBackChannelLogoutUri() != null)
                         .build())
                 .tokenSettings(tokenSettings)
                 .build();

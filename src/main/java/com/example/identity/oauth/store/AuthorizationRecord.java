@@ -267,7 +267,8 @@ public class AuthorizationRecord implements Persistable<String> {
         return SpaceSeparated.words(userInfoClaims);
     }
 
-    String sid() {
+    /** The login session's sid, null without scope openid or a session. */
+    public String sid() {
         return sid;
     }
 

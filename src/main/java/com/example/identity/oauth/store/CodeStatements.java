@@ -69,6 +69,25 @@ class CodeStatements {
                 Timestamp.from(now), authorizationId) == 1;
     }
 
+    /**
+     * Spends the code by deleting its authorization, only if still unused: the same one statement as
+     * {@link #markUsed}, and of concurrent exchanges exactly one sees true (the others wait for its row lock, then
+     * find it gone). For an authorization nothing needs after its exchange (decisions D48).
+     */
+    boolean deleteUnused(String authorizationId) {
+        return jdbc.update("delete from oauth_authorizations where id = ? and code_used_at is null", authorizationId) == 1;
+    }
+
+    /**
+     * A code whose authorization its exchange deleted, known by a token issued from it (the authorization's id is the
+     * code's digest): read only when a presented code is not found, never on a successful exchange.
+     */
+    Optional<SpentCode> spentCode(String codeDigest) {
+        return jdbc.query("select client_id, user_id from api_tokens where authorization_id = ? and client_id is not null",
+                rs -> rs.next() ? Optional.of(new SpentCode(codeDigest, rs.getString(1), rs.getLong(2)))
+                        : Optional.<SpentCode>empty(), codeDigest);
+    }
+
     private static CodeAndOwner codeAndOwner(ResultSet rs) throws SQLException {
         var record = AuthorizationRecord.loaded(rs.getString("id"),
                 new AuthorizationRecord.Request(rs.getString("client_id"), words(rs, "scopes"),

@@ -42,8 +42,10 @@ import com.example.identity.session.SessionEnded;
 /**
  * Spring Authorization Server's authorizations, in the {@code oauth_authorizations} table of H2 or
  * PostgreSQL. Unlike the stock JDBC service it never stores a code in plain text: only its SHA-256 digest,
- * and only the fields the flow needs, in typed columns (no serialized objects). The used marker stays
- * after use, so a second use is recognised; rows are purged {@code identity.retention.codes} (a day) after
+ * which is also the authorization's id, and only the fields the flow needs, in typed columns (no serialized objects).
+ * An authorization that nothing needs after its code's exchange (no refresh token, no back-channel logout) is deleted
+ * by that exchange, in the statement that spends the code; a second use is still recognised through the tokens issued
+ * from it (decisions D48). The others keep a used marker and are purged {@code identity.retention.codes} (a day) after
  * their code expired, by {@link ExpiredAuthorizations} from the retention job.
  *
  * <p>Access tokens are not kept here: they are API tokens of the token service, linked to the
@@ -97,7 +99,10 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
             throw new IllegalArgumentException("only authorizations with a code of a logged-in user are stored");
         }
         Map<String, Object> extra = request.getAdditionalParameters();
-        codes.insert(new AuthorizationRecord(authorization.getId(),
+        // keyed by the code's digest (decisions D48): a token issued from the code names it, so a second use of a
+        // code whose row its exchange deleted is still recognised ({@link #findSpentCode})
+        String digest = Secrets.sha256Hex(code.getToken().getTokenValue());
+        codes.insert(new AuthorizationRecord(digest,
                 new AuthorizationRecord.Request(request.getClientId(), authorization.getAuthorizedScopes(),
                         request.getRedirectUri(), (String) extra.get(OidcParameterNames.NONCE),
                         (String) extra.get(PkceParameterNames.CODE_CHALLENGE),
@@ -106,8 +111,7 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
                         RequestedClaims.userInfoClaims(claimsParameter(extra))),
                 new AuthorizationRecord.Login(account.id(), authenticationTime(user), LoginFactors.methods(user),
                         loginSessionSid(authorization.getAuthorizedScopes())),
-                new AuthorizationRecord.Code(Secrets.sha256Hex(code.getToken().getTokenValue()),
-                        code.getToken().getIssuedAt(), code.getToken().getExpiresAt())));
+                new AuthorizationRecord.Code(digest, code.getToken().getIssuedAt(), code.getToken().getExpiresAt())));
     }
 
     @Override
@@ -161,9 +165,18 @@ public class DatabaseAuthorizationService implements OAuth2AuthorizationService 
         records.save(record);
     }
 
-    /** Atomically marks the code of {@code authorizationId} used; false when another exchange did first. */
-    public boolean markCodeUsed(String authorizationId) {
-        return codes.markUsed(authorizationId, clock.instant());
+    /**
+     * Atomically spends the code of {@code authorizationId}; false when another exchange did first. With {@code keep}
+     * its authorization stays, marked used (a refresh family, or a {@code sid} for back-channel logout, needs it);
+     * without, the same one statement deletes it (decisions D48: the store stays bounded by the live tokens).
+     */
+    public boolean spendCode(String authorizationId, boolean keep) {
+        return keep ? codes.markUsed(authorizationId, clock.instant()) : codes.deleteUnused(authorizationId);
+    }
+
+    /** A presented code that is not stored but was spent by an exchange that deleted its authorization. */
+    public Optional<SpentCode> findSpentCode(String code) {
+        return codes.spentCode(Secrets.sha256Hex(code));
     }
 
     /** Spring Authorization Server's view of a record, for its token generators and customizers. */

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.Principal;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
@@ -28,6 +29,7 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.dpop.DPoPProofs.Proof;
 import com.example.identity.keys.SigningKeys;
@@ -37,6 +39,7 @@ import com.example.identity.oauth.error.TokenErrorException;
 import com.example.identity.oauth.store.AuthorizationRecord;
 import com.example.identity.oauth.store.CodeAndOwner;
 import com.example.identity.oauth.store.DatabaseAuthorizationService;
+import com.example.identity.oauth.store.SpentCode;
 
 /**
  * The steps of {@code /oauth/token.php} after the client authenticated ({@link ClientCredentialsChecks}),
@@ -44,8 +47,10 @@ import com.example.identity.oauth.store.DatabaseAuthorizationService;
  * {@link ClientCredentialsChecks#revokedCheck}, the DPoP proof when one is sent or the application requires one
  * ({@link TokenRequestProofs#verify}, decisions §28: the access token is then bound to its key), {@link #codeLookup}, the used check (a reuse revokes every token of
  * that code, {@link #reuseDetected}), {@link #expiryCheck}, {@link #signingKeyCheck} (before the code is spent), {@link #pkceCheck},
- * then {@link #exchange}: the code is marked used by one conditional UPDATE in the same transaction that
- * stores the access token, so of concurrent exchanges exactly one wins. Plugged into Spring
+ * then {@link #exchange}: the code is spent by one conditional statement in the same transaction that
+ * stores the access token, so of concurrent exchanges exactly one wins: an UPDATE that marks it used when its
+ * authorization is needed later (a refresh family, back-channel logout), else a DELETE of its authorization, whose
+ * second use is then recognised by the token issued from it ({@link #spentCodeLookup}, decisions D48). Plugged into Spring
  * Authorization Server's token endpoint as the provider of the authorization code grant; the tokens come
  * from its {@link OAuth2TokenGenerator}.
  */
@@ -88,10 +93,13 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
             // (on PostgreSQL each transaction is a BEGIN/COMMIT round trip). A refused exchange has written
             // nothing; a reuse is handled after it, in a transaction of its own.
             Spent spent = transactions.execute(status -> {
-                CodeAndOwner found = codeLookup(grant, client);
+                CodeAndOwner found = codeLookup(grant, client).orElse(null);
+                if (found == null) {
+                    return Spent.reuse(spentCodeLookup(grant, client));
+                }
                 AuthorizationRecord record = found.record();
                 if (record.isUsed()) {
-                    return Spent.reuse(record);
+                    return Spent.reuse(SpentCode.of(record));
                 }
                 expiryCheck(record);
                 signingKeyCheck(record);
@@ -102,7 +110,7 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
                 return exchange(record, grant, client, found.owner(), proof);
             });
             if (spent.accessToken() == null) {
-                reuseDetected(spent.record());
+                reuseDetected(spent.code());
             }
             return tokens(spent, clientPrincipal, client);
         }
@@ -115,23 +123,36 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
     }
 
     /** What the exchange's transaction did: spent the code for an access token, or found it spent (a reuse). */
-    record Spent(AuthorizationRecord record, @Nullable OAuth2AccessToken accessToken,
+    record Spent(SpentCode code, @Nullable OAuth2AccessToken accessToken,
             @Nullable OAuth2RefreshToken refreshToken, DefaultOAuth2TokenContext.@Nullable Builder context,
             @Nullable OAuth2Authorization authorization) {
 
-        static Spent reuse(AuthorizationRecord record) {
-            return new Spent(record, null, null, null, null);
+        static Spent reuse(SpentCode code) {
+            return new Spent(code, null, null, null, null);
         }
     }
 
     /**
-     * The code must exist for this client and this redirect URI: else {@code Código de autorización inválido}.
-     * Read with its owner in one statement.
+     * The code's stored authorization with its owner, read in one statement, when it is stored for this client and
+     * this redirect URI; empty when it is not stored at all; else {@code Código de autorización inválido}.
      */
-    CodeAndOwner codeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
-        return authorizations.findWithOwnerByCode(grant.getCode())
-                .filter(found -> found.record().clientId().equals(client.getClientId()))
-                .filter(found -> found.record().redirectUri().equals(grant.getRedirectUri()))
+    Optional<CodeAndOwner> codeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
+        Optional<CodeAndOwner> stored = authorizations.findWithOwnerByCode(grant.getCode());
+        if (stored.isPresent() && !(stored.get().record().clientId().equals(client.getClientId())
+                && stored.get().record().redirectUri().equals(grant.getRedirectUri()))) {
+            throw TokenError.INVALID_CODE.exception();
+        }
+        return stored;
+    }
+
+    /**
+     * A code not stored: a code spent by an exchange that deleted its authorization (decisions D48) when a token issued
+     * from it to this client is still stored, which is a reuse; else {@code Código de autorización inválido}. Its
+     * redirect URI went with the authorization and is not compared (the client's own registered URIs were checked).
+     */
+    SpentCode spentCodeLookup(OAuth2AuthorizationCodeAuthenticationToken grant, RegisteredClient client) {
+        return authorizations.findSpentCode(grant.getCode())
+                .filter(spent -> spent.clientId().equals(client.getClientId()))
                 .orElseThrow(TokenError.INVALID_CODE::exception);
     }
 
@@ -191,13 +212,16 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
             // the access token, and a public client's refresh token, are bound to the proof's key
             context.put(OAuth2TokenContext.DPOP_PROOF_KEY, proof.jwt());
         }
-        if (!authorizations.markCodeUsed(record.id())) {
-            return Spent.reuse(record);
+        // kept only for what needs it after the exchange: a refresh family, a sid to tell at logout (decisions D48)
+        boolean keep = RefreshTokenGenerator.issuesFor(client, authorization.getAuthorizedScopes())
+                || (record.sid() != null && DatabaseRegisteredClientRepository.hasBackChannelLogout(client));
+        if (!authorizations.spendCode(record.id(), keep)) {
+            return Spent.reuse(SpentCode.of(record));
         }
         var accessToken = (OAuth2AccessToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.ACCESS_TOKEN).build());
         // with offline_access only (RefreshTokenGenerator); in the same transaction as the access token
         var refreshToken = (OAuth2RefreshToken) tokenGenerator.generate(context.tokenType(OAuth2TokenType.REFRESH_TOKEN).build());
-        return new Spent(record, accessToken, refreshToken, context, authorization);
+        return new Spent(SpentCode.of(record), accessToken, refreshToken, context, authorization);
     }
 
     /** The answer: the access token, and an {@code id_token} (signed after the commit) when {@code openid} was granted. */
@@ -211,11 +235,11 @@ public class AuthorizationCodeExchange implements AuthenticationProvider {
      * §1): its whole family, the access tokens and the refresh tokens, those rotated from it included;
      * record it, refuse. The answer is the same whatever was revoked.
      */
-    private void reuseDetected(AuthorizationRecord record) {
-        int revoked = families.revokeFamily(record.id());
+    private void reuseDetected(SpentCode code) {
+        int revoked = families.revokeFamily(code.authorizationId());
         events.publishEvent(new AuditEvent(AuditEvent.Type.CODE_REUSE_DETECTED,
-                "autorización " + record.id() + " de usuario #" + record.userId() + "; tokens revocados: " + revoked,
-                record.clientId()));
+                "autorización " + code.authorizationId() + " de usuario #" + code.userId() + "; tokens revocados: " + revoked,
+                code.clientId()));
         throw TokenError.CODE_ALREADY_USED.exception();
     }
 

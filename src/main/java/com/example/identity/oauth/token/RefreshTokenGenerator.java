@@ -1,9 +1,12 @@
 package com.example.identity.oauth.token;
 
+import java.util.Set;
+
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.oauth2.core.OAuth2RefreshToken;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 
@@ -30,8 +33,7 @@ public final class RefreshTokenGenerator implements OAuth2TokenGenerator<OAuth2R
     @Override
     public @Nullable OAuth2RefreshToken generate(OAuth2TokenContext context) {
         if (!OAuth2TokenType.REFRESH_TOKEN.equals(context.getTokenType())
-                || !(context.getAuthorizedScopes().contains(DatabaseRegisteredClientRepository.OFFLINE_ACCESS)
-                        || DatabaseRegisteredClientRepository.isPublic(context.getRegisteredClient()))
+                || !issuesFor(context.getRegisteredClient(), context.getAuthorizedScopes())
                 || context.getAuthorization() == null
                 || !(context.getPrincipal().getPrincipal() instanceof AccountPrincipal user)) {
             return null;
@@ -40,6 +42,12 @@ public final class RefreshTokenGenerator implements OAuth2TokenGenerator<OAuth2R
                 context.getRegisteredClient().getClientId(), user.id(), context.getAuthorizedScopes(),
                 boundKey(context));
         return new OAuth2RefreshToken(issued.value(), issued.issuedAt(), issued.expiresAt());
+    }
+
+    /** Whether a grant of {@code scopes} to {@code client} brings a refresh token (given a user and an authorization). */
+    static boolean issuesFor(RegisteredClient client, Set<String> scopes) {
+        return scopes.contains(DatabaseRegisteredClientRepository.OFFLINE_ACCESS)
+                || DatabaseRegisteredClientRepository.isPublic(client);
     }
 
     /** The thumbprint a public client's refresh token is bound to: its grant request's proof key, or none. */
