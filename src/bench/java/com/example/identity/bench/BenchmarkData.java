@@ -15,13 +15,15 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
+import com.example.identity.client.SenderConstraints;
 import com.example.identity.crypto.Secrets;
 
 /**
  * The benchmark's data, with the {@code bench} profile: fifty benchmark users
  * {@code bench001..bench050@example.com} with password {@value #PASSWORD} and the application
  * {@code bench-app} / {@code bench-secret} with redirect URI {@value #REDIRECT_URI}, on an empty
- * benchmark database; and the game server {@code bench-server} / {@code bench-server-secret}.
+ * benchmark database; the game server {@code bench-server} / {@code bench-server-secret}; and the native application
+ * {@code bench-launcher}, which accepts guests.
  *
  * <p>Not part of the service: this source set ({@code src/bench/java}) is never in the production jar.
  * {@code .ci/bench-server} compiles this class against the extracted jar and puts it on the class path of
@@ -40,6 +42,8 @@ class BenchmarkData implements ApplicationRunner {
     /** A game server (decisions §21) for the client-credentials scenario. */
     static final String SERVER_ID = "bench-server";
     static final String SERVER_SECRET = "bench-server-secret";
+    /** A native application that accepts guests (decisions §24), for the guests scenario. */
+    static final String LAUNCHER_ID = "bench-launcher";
 
     private final AccountService accounts;
     private final ClientService clients;
@@ -69,6 +73,9 @@ class BenchmarkData implements ApplicationRunner {
                     .clientId();
             jdbc.update("update oauth_clients set client_id = ?, secret_digest = ? where client_id = ?",
                     SERVER_ID, Secrets.sha256Hex(SERVER_SECRET), server);
+            String launcher = clients.register(owner, "Benchmark launcher", "http://127.0.0.1/bench-launcher",
+                    java.util.List.of(), ClientType.NATIVE, null, SenderConstraints.NONE, true).clientId();
+            jdbc.update("update oauth_clients set client_id = ? where client_id = ?", LAUNCHER_ID, launcher);
         }
         // .ci/bench waits for this line before sending load
         log.warn("BENCHMARK DATA ready: bench001..bench050@example.com and the application bench-app (bench profile)");

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -44,6 +45,7 @@ import com.nimbusds.oauth2.sdk.dpop.DefaultDPoPProofFactory;
 import com.nimbusds.oauth2.sdk.token.DPoPAccessToken;
 
 import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
@@ -59,8 +61,8 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
  * code → token → id_token check. Argon2id dominates it.</li>
  * </ul>
  * After {@code userinfo}, {@code dpop-userinfo}: the same endpoint with 50 DPoP-bound tokens, each with its own key and
- * a new proof per call (decisions §28). Then {@code refresh}, {@code client-credentials} and {@code tickets} (16 users
- * each; see each scenario).
+ * a new proof per call (decisions §28). Then {@code refresh}, {@code client-credentials}, {@code tickets} and
+ * {@code guests} (16 users each; see each scenario).
  * Users {@code bench001..bench050@example.com} and the client {@code bench-app} come from the service's
  * {@code bench} profile. All traffic goes to {@code bench.url} (127.0.0.1).
  */
@@ -72,6 +74,8 @@ public class IdentitySimulation extends Simulation {
     /** The game server of BenchmarkData. */
     static final String SERVER_ID = "bench-server";
     static final String SERVER_SECRET = "bench-server-secret";
+    /** The native application of BenchmarkData that accepts guests (decisions §24). */
+    static final String LAUNCHER_ID = "bench-launcher";
     static final String CLIENT_SECRET = "bench-secret";
     static final String REDIRECT_URI = "http://127.0.0.1:9999/callback";
     static final String PASSWORD = "bench-password-123";
@@ -250,6 +254,37 @@ public class IdentitySimulation extends Simulation {
                                     .check(status().is(200), jsonPath("$.access_token").transform(this::verifyTicket)
                                             .is(true))));
 
+    /** The checks a game makes of a guest's id_token (docs/guests.md): a relying party's, and {@code invitado}. */
+    boolean verifyGuest(String idToken) {
+        try {
+            SignedJWT jwt = SignedJWT.parse(idToken);
+            RSAKey key = (RSAKey) jwks.getKeyByKeyId(jwt.getHeader().getKeyID());
+            var claims = jwt.getJWTClaimsSet();
+            return key != null && "RS256".equals(jwt.getHeader().getAlgorithm().getName())
+                    && jwt.verify(new RSASSAVerifier(key)) && BASE.equals(claims.getIssuer())
+                    && claims.getAudience().equals(List.of(LAUNCHER_ID)) && claims.getExpirationTime().after(new Date())
+                    && Boolean.TRUE.equals(claims.getBooleanClaim("invitado"));
+        }
+        catch (Exception e) {
+            return false;
+        }
+    }
+
+    /**
+     * Games started for the first time (decisions §24, issue 42): 16 users each making guests in a loop at
+     * {@code POST /oauth/invitado.php} with the public client {@code bench-launcher} and {@code openid profile}: one new
+     * account, its authorization, an access and a refresh token and an RS256 id_token a call; the id_token checked as
+     * a game checks it. Keycloak has no equivalent (no anonymous account made by one call of a public client). The
+     * shipped limit of 10 guests an hour per address is raised by .ci/bench-server: all of them come from 127.0.0.1.
+     */
+    ScenarioBuilder guests = scenario("guests")
+            .during(Duration.ofSeconds(SECONDS)).on(
+                    exec(http("guests").post("/oauth/invitado.php")
+                            .formParam("client_id", LAUNCHER_ID)
+                            .formParam("scope", "openid profile")
+                            .check(status().is(200), jsonPath("$.refresh_token").exists(),
+                                    jsonPath("$.id_token").transform(this::verifyGuest).is(true))));
+
     ScenarioBuilder ssoCode = scenario("sso-code")
             .feed(userFeeder())
             .exec(http("sso login page").get("/login/").check(css("input[name=_csrf]", "value").saveAs("csrf")))
@@ -281,17 +316,33 @@ public class IdentitySimulation extends Simulation {
                                             .check(status().is(302), header("Location").saveAs("location")))
                                     .exec(codeForToken)));
 
+    /**
+     * Every scenario, one after the other, in this order; {@code bench.scenarios} (comma-separated names, e.g.
+     * {@code sso-code} for a profile of the code flow alone, {@code .ci/profile}) runs only those, in the same order.
+     */
     {
-        setUp(userinfo.injectOpen(atOnceUsers(16))
-                .andThen(dpopUserinfo.injectOpen(atOnceUsers(16)))
-                .andThen(oidcUserinfo.injectOpen(atOnceUsers(16)))
-                .andThen(ssoCode.injectOpen(atOnceUsers(16)))
-                .andThen(passwordLogin.injectOpen(atOnceUsers(8)))
-                .andThen(refresh.injectOpen(atOnceUsers(16)))
-                .andThen(clientCredentials.injectOpen(atOnceUsers(16)))
-                .andThen(tickets.injectOpen(atOnceUsers(16))))
-                .protocols(protocol)
-                .assertions(global().failedRequests().count().is(0L));
+        Map<String, PopulationBuilder> all = new LinkedHashMap<>();
+        all.put("userinfo", userinfo.injectOpen(atOnceUsers(16)));
+        all.put("dpop-userinfo", dpopUserinfo.injectOpen(atOnceUsers(16)));
+        all.put("oidc-userinfo", oidcUserinfo.injectOpen(atOnceUsers(16)));
+        all.put("sso-code", ssoCode.injectOpen(atOnceUsers(16)));
+        all.put("password-login", passwordLogin.injectOpen(atOnceUsers(8)));
+        all.put("refresh", refresh.injectOpen(atOnceUsers(16)));
+        all.put("client-credentials", clientCredentials.injectOpen(atOnceUsers(16)));
+        all.put("tickets", tickets.injectOpen(atOnceUsers(16)));
+        all.put("guests", guests.injectOpen(atOnceUsers(16)));
+        List<String> only = Stream.of(System.getProperty("bench.scenarios", "").split(",")).map(String::trim)
+                .filter(name -> !name.isEmpty()).toList();
+        if (!all.keySet().containsAll(only)) {
+            throw new IllegalArgumentException("bench.scenarios: unknown " + only + "; known " + all.keySet());
+        }
+        List<PopulationBuilder> runs = all.entrySet().stream().filter(e -> only.isEmpty() || only.contains(e.getKey()))
+                .map(Map.Entry::getValue).toList();
+        PopulationBuilder chain = runs.get(runs.size() - 1);
+        for (int i = runs.size() - 2; i >= 0; i--) {
+            chain = runs.get(i).andThen(chain);
+        }
+        setUp(chain).protocols(protocol).assertions(global().failedRequests().count().is(0L));
     }
 
     // ---- set-up over plain HTTP, before the load ----
