@@ -58,7 +58,7 @@ class GracefulShutdownIT {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             var probe = new WebClient(port);
-            await("ready within 90 s").atMost(Duration.ofSeconds(90)).pollDelay(Duration.ZERO)
+            await("ready within 180 s").atMost(Duration.ofSeconds(180)).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(100)).until(() -> {
                         assertThat(server.isAlive()).as("the service started").isTrue();
                         return ready(probe);
