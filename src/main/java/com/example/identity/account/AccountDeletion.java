@@ -10,13 +10,11 @@ import java.util.Set;
 import jakarta.persistence.EntityManager;
 
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.core.Ordered;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import com.example.identity.audit.AccountLines;
 import com.example.identity.audit.AuditEvent;
 
 /**
@@ -33,7 +31,8 @@ import com.example.identity.audit.AuditEvent;
  * <li>the {@code users} row; the id goes to {@code deleted_users} and is never given again; the address is
  * free at once;</li>
  * <li>the audit trail keeps its events with {@code usuario #<id>} where the addresses of the account were
- * (the actor column and the subjects), the deletion itself included; then {@link AccountDeleted}.</li>
+ * (the actor column and the subjects), the deletion itself included, every address it ever had too
+ * ({@link AccountLines}, issue 39.7); then {@link AccountDeleted}.</li>
  * </ol>
  */
 @Service
@@ -54,10 +53,12 @@ public class AccountDeletion {
     private final EntityManager entities;
     private final Clock clock;
     private final Admins admins;
+    private final AccountLines auditLines;
 
     AccountDeletion(JdbcTemplate jdbc, UserKeyedTables tables, ApplicationEventPublisher events,
-            EntityManager entities, Clock clock, Admins admins) {
+            EntityManager entities, Clock clock, Admins admins, AccountLines auditLines) {
         this.admins = admins;
+        this.auditLines = auditLines;
         this.jdbc = jdbc;
         this.tables = tables;
         this.events = events;
@@ -130,41 +131,8 @@ public class AccountDeletion {
 
         String subject = "usuario #" + userId;
         events.publishEvent(new AuditEvent(AuditEvent.Type.USER_DELETED, subject + note, self ? subject : null));
-        anonymiseAuditAtCommit(subject, addresses);
+        auditLines.forgetAddressesAtCommit(userId, addresses);
         events.publishEvent(new AccountDeleted(userId, !self, now));
         return Outcome.DELETED;
-    }
-
-    /**
-     * The audit lines are written just before the commit (audit/AuditTrail), those of this transaction too, with
-     * the actor of the request (the address of a person deleting their own account): the addresses are replaced
-     * after them, last of the transaction's work.
-     */
-    private void anonymiseAuditAtCommit(String subject, Set<String> addresses) {
-        Runnable anonymise = () -> {
-            for (String address : addresses) {
-                jdbc.update("update audit_events set actor = ? where actor = ?", subject, address);
-                // "usuario #<id> <address>" (how the account's own lines name it) becomes "usuario #<id>", any other
-                // mention of the address "usuario #<id>" too
-                jdbc.update("update audit_events set subject = replace(replace(subject, ?, ?), ?, ?) where subject like ?",
-                        subject + " " + address, subject, address, subject,
-                        "%" + address.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
-            }
-        };
-        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-            anonymise.run();
-            return;
-        }
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public int getOrder() {
-                return Ordered.LOWEST_PRECEDENCE;
-            }
-
-            @Override
-            public void beforeCommit(boolean readOnly) {
-                anonymise.run();
-            }
-        });
     }
 }

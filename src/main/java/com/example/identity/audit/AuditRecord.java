@@ -30,6 +30,10 @@ public class AuditRecord {
     @Column(length = 254)
     private String actor;
 
+    /** The account the actor was when the line was written, if it was one (issue 39.6): the download selects by it. */
+    @Column(name = "actor_id")
+    private Long actorId;
+
     @Column(length = 64)
     private String address;
 
@@ -40,6 +44,11 @@ public class AuditRecord {
     }
 
     AuditRecord(Instant occurredAt, AuditEvent.Type event, String actor, String address, String subject) {
+        this(occurredAt, event, actor, null, address, subject);
+    }
+
+    AuditRecord(Instant occurredAt, AuditEvent.Type event, String actor, Long actorId, String address, String subject) {
+        this.actorId = actorId;
         this.occurredAt = occurredAt;
         this.event = event;
         this.actor = clip(actor, 254);
@@ -65,6 +74,10 @@ public class AuditRecord {
 
     public String getActor() {
         return actor;
+    }
+
+    public Long getActorId() {
+        return actorId;
     }
 
     public String getAddress() {

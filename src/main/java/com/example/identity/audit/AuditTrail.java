@@ -33,17 +33,21 @@ public class AuditTrail implements Purge {
 
     private final AuditRecordRepository records;
     private final Clock clock;
+    private final ActorAccounts accounts;
 
-    AuditTrail(AuditRecordRepository records, Clock clock) {
+    AuditTrail(AuditRecordRepository records, Clock clock, ActorAccounts accounts) {
         this.records = records;
         this.clock = clock;
+        this.accounts = accounts;
     }
 
     @TransactionalEventListener(phase = TransactionPhase.BEFORE_COMMIT, fallbackExecution = true)
     @Transactional
     public void record(AuditEvent event) {
-        records.save(new AuditRecord(clock.instant(), event.type(), event.actor() != null ? event.actor() : currentActor(),
-                currentAddress(), event.subject()));
+        String actor = event.actor() != null ? event.actor() : currentActor();
+        // only an address names an account (not a client id, not "usuario #<id>" of a deleted one)
+        Long actorId = actor == null || actor.indexOf('@') < 1 ? null : accounts.accountOf(actor);
+        records.save(new AuditRecord(clock.instant(), event.type(), actor, actorId, currentAddress(), event.subject()));
     }
 
     @Override

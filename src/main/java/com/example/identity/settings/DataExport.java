@@ -13,6 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.audit.AccountLines;
 import com.example.identity.guestaccount.Guests;
 import com.example.identity.passkey.Passkeys;
 import com.example.identity.sanctions.SanctionService;
@@ -57,9 +58,11 @@ class DataExport {
     private final SanctionService sanctions;
     private final Clock clock;
     private final Guests guests;
+    private final AccountLines auditLines;
 
     DataExport(JdbcTemplate jdbc, OpenSessions sessions, Passkeys passkeys, Clock clock, Guests guests,
-            SanctionService sanctions) {
+            SanctionService sanctions, AccountLines auditLines) {
+        this.auditLines = auditLines;
         this.guests = guests;
         this.sanctions = sanctions;
         this.jdbc = jdbc;
@@ -145,10 +148,16 @@ class DataExport {
             row.put("en_vigor", s.inForceAt(clock.instant()));
             return row;
         }).toList());
-        String subject = "usuario #" + userId;
-        out.put("eventos_auditoria", rows("select occurred_at, event as evento, actor, address as direccion, subject as objeto "
-                + "from audit_events where actor = ? or actor = ? or subject = ? or subject like ? or subject like ? "
-                + "order by occurred_at, id", correo, subject, subject, subject + " %", subject + ":%"));
+        // by the account's id, never by the address, which a later account may hold (issue 39.6)
+        out.put("eventos_auditoria", auditLines.of(userId).stream().map(line -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("occurred_at", line.occurredAt().toString());
+            row.put("evento", line.event());
+            row.put("actor", line.actor());
+            row.put("direccion", line.address());
+            row.put("objeto", line.subject());
+            return row;
+        }).toList());
         return out;
     }
 

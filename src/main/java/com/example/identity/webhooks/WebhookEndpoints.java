@@ -2,23 +2,29 @@ package com.example.identity.webhooks;
 
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import com.example.identity.client.ClientDirectory;
+import com.example.identity.common.ClientGrants;
 import com.example.identity.guestaccount.Guests;
 
 /**
  * The applications' webhooks ({@code webhook_endpoints}, V48) and who gets a person's events: an application
- * with a webhook, not revoked, that the person has used (a consent, an authorization, a token or a refresh token
- * of theirs issued to it is on record, or it made the person's guest account), and a {@code servidor} application with a webhook whose owner owns such an
- * application (a game's back end hears about the players of its game's launcher, console or web site; decisions
- * §21, docs/decisions.md D36).
+ * with a webhook, not revoked, to which the person has a grant in force (a consent, a token neither revoked nor
+ * expired, a code not yet spent: each asked of the feature that keeps it, {@link ClientGrants}), or that made the
+ * person's guest account, and a {@code servidor} application with a webhook whose owner owns such an application
+ * (a game's back end hears about the players of its game's launcher, console or web site; decisions §21,
+ * docs/decisions.md D36). What an application is and whose it is, {@code client/} answers ({@link ClientDirectory}).
  */
 @Component
 class WebhookEndpoints {
@@ -31,20 +37,18 @@ class WebhookEndpoints {
         }
     }
 
-    private static final String USED = """
-            select client_id from oauth_consents where user_id = ?
-            union select client_id from oauth_authorizations where user_id = ?
-            union select client_id from api_tokens where user_id = ? and client_id is not null
-            union select client_id from refresh_tokens where user_id = ?""";
-
     private final JdbcTemplate jdbc;
     private final Clock clock;
     private final Guests guests;
+    private final List<ClientGrants> grants;
+    private final ClientDirectory clients;
 
-    WebhookEndpoints(JdbcTemplate jdbc, Clock clock, Guests guests) {
+    WebhookEndpoints(JdbcTemplate jdbc, Clock clock, Guests guests, List<ClientGrants> grants, ClientDirectory clients) {
         this.jdbc = jdbc;
         this.clock = clock;
         this.guests = guests;
+        this.grants = List.copyOf(grants);
+        this.clients = clients;
     }
 
     /** Gives {@code clientId} a webhook at {@code url} (checked by the caller) with a new secret, returned. */
@@ -67,9 +71,11 @@ class WebhookEndpoints {
 
     /** The webhook of {@code clientId} if it has one and is not revoked. */
     Optional<Endpoint> active(String clientId) {
-        return jdbc.query("select w.url, w.secret from webhook_endpoints w join oauth_clients c on c.client_id = w.client_id "
-                + "where w.client_id = ? and c.revoked_at is null", (rs, i) -> new Endpoint(rs.getString(1), rs.getString(2)),
-                clientId).stream().findFirst();
+        if (!clients.active(clientId)) {
+            return Optional.empty();
+        }
+        return jdbc.query("select url, secret from webhook_endpoints where client_id = ?",
+                (rs, i) -> new Endpoint(rs.getString(1), rs.getString(2)), clientId).stream().findFirst();
     }
 
     /** The webhook addresses of those of {@code clientIds} that have one. */
@@ -92,22 +98,28 @@ class WebhookEndpoints {
      * not revoked, by client id.
      */
     List<String> concerning(String clientId) {
-        return jdbc.queryForList("select w.client_id from webhook_endpoints w join oauth_clients c on c.client_id = w.client_id "
-                + "where c.revoked_at is null and (c.client_id = ? or (c.client_type = 'servidor' and c.owner_id in "
-                + "(select o.owner_id from oauth_clients o where o.client_id = ?))) order by w.client_id",
-                String.class, clientId, clientId);
+        return withWebhook(clients.withTheirOwnersServers(List.of(clientId)));
     }
 
     /**
-     * The applications told about {@code userId}'s account, by client id. A guest player's game is one of them however
-     * long ago its tokens ended (decisions §24: an idle guest is deleted long after its last token is purged).
+     * The applications told about {@code userId}'s account, by client id: those to which the person has a grant in
+     * force now (a consent, a token neither revoked nor expired, a code not yet spent: issue 39.5, so that withdrawing
+     * the consent or revoking the last grant ends the events) and their owners' {@code servidor} applications, those
+     * with a webhook and not revoked. A guest player's game is one of them however long ago its tokens ended
+     * (decisions §24: an idle guest is deleted long after its last token is purged).
      */
     List<String> recipients(long userId) {
-        String game = guests.applicationOf(userId).orElse(null);
-        Object[] args = { userId, userId, userId, userId, game, userId, userId, userId, userId, game };
-        return jdbc.queryForList("select w.client_id from webhook_endpoints w join oauth_clients c on c.client_id = w.client_id "
-                + "where c.revoked_at is null and (c.client_id in (" + USED + ") or c.client_id = ? or (c.client_type = 'servidor' "
-                + "and c.owner_id in (select o.owner_id from oauth_clients o where o.client_id in (" + USED + ") "
-                + "or o.client_id = ?))) order by w.client_id", String.class, args);
+        Instant now = clock.instant();
+        Set<String> used = new TreeSet<>();
+        for (ClientGrants kind : grants) {
+            used.addAll(kind.clientsOf(userId, now));
+        }
+        guests.applicationOf(userId).ifPresent(used::add);
+        return withWebhook(clients.withTheirOwnersServers(used));
+    }
+
+    /** Those of {@code clientIds} that have a webhook, in order. */
+    private List<String> withWebhook(Set<String> clientIds) {
+        return List.copyOf(new TreeSet<>(urls(clientIds).keySet()));
     }
 }

@@ -33,7 +33,7 @@ class AuditTrailTest {
     static final Instant NOW = Instant.parse("2025-03-01T10:15:30Z");
 
     final AuditRecordRepository records = mock(AuditRecordRepository.class);
-    final AuditTrail trail = new AuditTrail(records, Clock.fixed(NOW, ZoneOffset.UTC));
+    final AuditTrail trail = new AuditTrail(records, Clock.fixed(NOW, ZoneOffset.UTC), actor -> null);
 
     @AfterEach
     void forgetTheRequest() {

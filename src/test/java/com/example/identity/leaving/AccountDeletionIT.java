@@ -7,15 +7,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import com.example.identity.account.AccountDeletion;
+import com.example.identity.account.Caller;
 import com.example.identity.account.EmailChanges;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserKeyedTables;
 import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.TotpCodes;
+import com.example.identity.support.MailFiles;
 import com.example.identity.support.WebClient;
 import com.example.identity.apitoken.ApiTokenService;
 
@@ -44,6 +48,9 @@ class AccountDeletionIT extends LeavingTestBase {
 
     @Autowired
     DeletedAccounts events;
+
+    @Autowired
+    AccountDeletion deletion;
 
     Map<String, String> form(WebClient web, String contrasena, String codigo, String confirmacion) {
         Map<String, String> form = new LinkedHashMap<>();
@@ -190,5 +197,39 @@ class AccountDeletionIT extends LeavingTestBase {
                 String.class, "usuario #" + user.id() + " (por un admin)")).containsExactly(admin.email());
         assertThat(events.of(user.id()))
                 .singleElement().satisfies(e -> assertThat(e.byAdmin()).isTrue());
+    }
+
+    /**
+     * Issue 39.7 (decisions §20): an account that changed its address leaves neither address in the trail, not the
+     * old one it logged in with, not the one its change named, not the new one.
+     */
+    @Test
+    void aDeletionAfterAnAddressChangeLeavesNoneOfItsAddresses() throws Exception {
+        User user = newLoggedInUser(Role.USER);
+        String fresh = "despues-" + UUID.randomUUID() + "@example.com";
+        assertThat(WebClient.location(user.browser().postForm("/cuenta/correo", Map.of("correo", fresh, "contrasena",
+                PASSWORD, "_csrf", user.browser().csrfFrom("/cuenta/"))))).isEqualTo("/cuenta/?correo=enviado");
+        String link = MailFiles.link(MailFiles.newest(fresh, "Confirma tu nueva dirección de correo"),
+                Pattern.compile("/cuenta/correo/confirmar\\?token=([A-Za-z0-9_-]{43})"));
+        var anywhere = new WebClient(ISSUER);
+        String page = anywhere.get("/cuenta/correo/confirmar?token=" + link).body();
+        assertThat(anywhere.postForm("/cuenta/correo/confirmar", Map.of("token", link, "_csrf", WebClient.csrfOf(page)))
+                .body()).contains("id=\"email-changed\"");
+        assertThat(login(fresh).get("/cuenta/").statusCode()).isEqualTo(200);
+        assertThat(jdbc.queryForObject("select count(*) from audit_events where actor = ? or subject like ?",
+                Integer.class, user.email(), "%" + user.email() + "%")).as("the old address before").isPositive();
+
+        assertThat(deletion.delete(user.id(), new Caller(user.id(), false))).isEqualTo(AccountDeletion.Outcome.DELETED);
+
+        for (String address : List.of(user.email(), fresh)) {
+            assertThat(jdbc.queryForList("select event || ' ' || coalesce(actor, '') || ' ' || coalesce(subject, '') "
+                    + "from audit_events where lower(actor) like ? or lower(subject) like ?", String.class,
+                    "%" + address + "%", "%" + address + "%")).as(address).isEmpty();
+        }
+        String subject = "usuario #" + user.id();
+        assertThat(jdbc.queryForList("select subject from audit_events where event = 'EMAIL_CHANGED' and subject like ?",
+                String.class, subject + " %")).containsExactly(subject + " de " + subject + " a " + subject);
+        assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'LOGIN_SUCCEEDED' and actor = ?",
+                Integer.class, subject)).isEqualTo(2);
     }
 }

@@ -7,9 +7,11 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -25,6 +27,7 @@ import com.example.identity.crypto.Secrets;
 import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.MailFiles;
 import com.example.identity.support.WebClient;
 import com.example.identity.apitoken.ApiTokenService;
 
@@ -134,5 +137,52 @@ class DataExportIT {
         assertThat(body).doesNotContain("digest").doesNotContain("password_hash").doesNotContain("secret\"");
         assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'DATA_EXPORTED' and subject = ?",
                 Integer.class, "usuario #" + id)).isEqualTo(1);
+    }
+
+    /**
+     * Issue 39.6: the download's audit lines are the account's, by its id. Who takes an address that another account
+     * gave up (here by changing it) gets none of that account's history; the account that changed it keeps its lines
+     * written under the old address.
+     */
+    @Test
+    void aFreedAddressBringsNoneOfItsFormerOwnersHistory() throws Exception {
+        String address = "liberada-" + UUID.randomUUID() + "@example.com";
+        String fresh = "nueva-" + UUID.randomUUID() + "@example.com";
+        long before = accounts.create("Ana", address, "correct-password-123", Role.USER).getId();
+        var first = new WebClient(port);
+        assertThat(first.login(address, "correct-password-123").statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(first.postForm("/cuenta/correo", Map.of("correo", fresh, "contrasena",
+                "correct-password-123", "_csrf", first.csrfFrom("/cuenta/"))))).isEqualTo("/cuenta/?correo=enviado");
+        String link = MailFiles.link(MailFiles.newest(fresh, "Confirma tu nueva dirección de correo"),
+                Pattern.compile("/cuenta/correo/confirmar\\?token=([A-Za-z0-9_-]{43})"));
+        var anywhere = new WebClient(port);
+        String page = anywhere.get("/cuenta/correo/confirmar?token=" + link).body();
+        assertThat(anywhere.postForm("/cuenta/correo/confirmar", Map.of("token", link, "_csrf", WebClient.csrfOf(page)))
+                .body()).contains("id=\"email-changed\"");
+
+        long after = accounts.create("Bea", address, "correct-password-123", Role.USER).getId();
+        var second = new WebClient(port);
+        assertThat(second.login(address, "correct-password-123").statusCode()).isEqualTo(302);
+        JsonNode theirs = JsonMapper.builder().build().readTree(second.get("/cuenta/datos").body()).get("eventos_auditoria");
+        assertThat(events(theirs, "LOGIN_SUCCEEDED")).as(theirs.toString()).isEqualTo(1);
+        assertThat(events(theirs, "EMAIL_CHANGE_REQUESTED") + events(theirs, "EMAIL_CHANGED")).isZero();
+        assertThat(theirs.toString()).doesNotContain("usuario #" + before).doesNotContain(fresh);
+
+        var again = new WebClient(port);
+        assertThat(again.login(fresh, "correct-password-123").statusCode()).isEqualTo(302);
+        JsonNode own = JsonMapper.builder().build().readTree(again.get("/cuenta/datos").body()).get("eventos_auditoria");
+        assertThat(events(own, "LOGIN_SUCCEEDED")).as("under the old address and the new").isEqualTo(2);
+        assertThat(events(own, "EMAIL_CHANGED")).isEqualTo(1);
+        assertThat(own.toString()).doesNotContain("usuario #" + after);
+    }
+
+    static long events(JsonNode lines, String event) {
+        long count = 0;
+        for (JsonNode line : lines) {
+            if (event.equals(line.get("evento").asString())) {
+                count++;
+            }
+        }
+        return count;
     }
 }

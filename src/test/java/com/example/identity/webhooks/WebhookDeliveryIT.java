@@ -6,18 +6,25 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
 
 import com.example.identity.account.AccountAdministration;
 import com.example.identity.account.AccountDeletion;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
+import com.example.identity.account.Role;
+import com.example.identity.apitoken.ApiTokenService;
 import com.example.identity.client.ClientType;
+import com.example.identity.support.WebClient;
 
 /**
  * The account's events reach the applications the person used, signed per Standard Webhooks (each checked by the
@@ -31,6 +38,12 @@ class WebhookDeliveryIT extends WebhookTestBase {
 
     @Autowired
     AccountDeletion deletion;
+
+    @Autowired
+    ApiTokenService tokens;
+
+    @LocalServerPort
+    int port;
 
     @Test
     void aPersonsChangesReachTheApplicationsTheyUsedInOrder() throws Exception {
@@ -182,5 +195,44 @@ class WebhookDeliveryIT extends WebhookTestBase {
         assertThat(jdbc.queryForObject("select count(*) from webhook_deliveries where client_id = ?", Integer.class,
                 app.clientId())).isZero();
         assertThat(webhooks.sendTest(new Caller(adminId(), true), app.clientId())).isFalse();
+    }
+
+    /**
+     * Issue 39.5: the recipients are the applications to which the person has a grant in force. Withdrawing the
+     * consent at /cuenta/aplicaciones (which revokes the application's tokens) and revoking an application's last
+     * token each end that application's events; an application still holding a live grant goes on hearing them.
+     */
+    @Test
+    void withdrawingTheConsentOrRevokingTheLastGrantEndsTheApplicationsEvents() throws Exception {
+        int receiverPort = freePort();
+        receiver = new Receiver(receiverPort);
+        App withdrawn = newApp(ClientType.WEB, receiverPort, "/retirada");
+        App revoked = newApp(ClientType.WEB, receiverPort, "/revocada");
+        App kept = newApp(ClientType.WEB, receiverPort, "/sigue");
+        String correo = "consentimiento-" + UUID.randomUUID() + "@example.com";
+        long user = accounts.create("Lea", correo, PASSWORD, Role.USER).getId();
+        consents.grant(user, withdrawn.clientId(), Set.of("openid", "profile"));
+        consents.grant(user, kept.clientId(), Set.of("openid", "profile"));
+        for (App app : List.of(withdrawn, revoked)) {
+            tokens.issueForClient(user, app.clientId(), Set.of("openid", "profile"), "autorizacion-" + UUID.randomUUID(),
+                    Duration.ofHours(1));
+        }
+        accounts.rename(user, "Antes");
+        await().atMost(Duration.ofSeconds(20)).until(() -> receiver.at("/retirada").size() == 1
+                && receiver.at("/revocada").size() == 1 && receiver.at("/sigue").size() == 1);
+
+        var web = new WebClient(port);
+        assertThat(web.login(correo, PASSWORD).statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(web.postForm("/cuenta/aplicaciones/retirar", Map.of("client_id",
+                withdrawn.clientId(), "_csrf", web.csrfFrom("/cuenta/aplicaciones"))))).isEqualTo("/cuenta/aplicaciones?retirada");
+        assertThat(tokens.revokeByClientAndUser(revoked.clientId(), user)).isEqualTo(1);
+        accounts.rename(user, "Despues");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> receiver.at("/sigue").size() == 2);
+        assertThat(receiver.at("/sigue").get(1).data().get("primer_nombre").asString()).isEqualTo("Despues");
+        assertThat(pending(withdrawn)).isZero();
+        assertThat(pending(revoked)).isZero();
+        assertThat(receiver.at("/retirada")).hasSize(1);
+        assertThat(receiver.at("/revocada")).hasSize(1);
     }
 }
