@@ -77,7 +77,7 @@ class ApiSecurityConfig {
             .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
             .addFilterBefore(new BearerTokenFilter(tokens, limits, requestContexts, proofs), CsrfFilter.class)
             // the GETs are answered at the end of this chain, without Spring MVC's dispatch
-            .addFilterAfter(new UserInfoEndpointFilter(json), AuthorizationFilter.class)
+            .addFilterAfter(new UserInfoEndpoint.AtChainEnd(json), AuthorizationFilter.class)
             .csrf(csrf -> csrf.disable())
             .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(RestrictiveHeaders.CONTENT_SECURITY_POLICY)))
             .anonymous(anonymous -> anonymous.disable())

@@ -35,13 +35,14 @@ class GuestConversionController {
 
     @PostMapping(Endpoints.API_GUEST_CONVERSION)
     ResponseEntity<Conversion> convert(Authentication caller) {
-        if (!(caller instanceof BearerTokenAuthentication bearer)) {
-            throw ApiProblem.unauthorized(UserInfoController.MISSING, "Bearer");
+        // the caller of /api/userinfo.php: a player's token, the same refusals
+        switch (UserInfoEndpoint.verdict(caller)) {
+            case NO_TOKEN -> throw ApiProblem.unauthorized(UserInfoEndpoint.MISSING, "Bearer");
+            case NO_PLAYER -> throw ApiProblem.forbidden(ApiSecurityConfig.DENIED);
+            case PROFILE -> {
+            }
         }
-        if (UserInfoController.speaksForNoUser(bearer)) {
-            throw ApiProblem.forbidden(ApiSecurityConfig.DENIED);
-        }
-        String code = guests.conversionCode(bearer.owner().userId())
+        String code = guests.conversionCode(((BearerTokenAuthentication) caller).owner().userId())
                 .orElseThrow(() -> ApiProblem.conflict(NOT_A_GUEST));
         return ApiJson.ok(new Conversion(true, issuer + Endpoints.REGISTRATION + "?invitado=" + code,
                 Guests.CONVERSION_TTL.toSeconds()));

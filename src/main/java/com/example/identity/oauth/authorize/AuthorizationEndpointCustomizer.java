@@ -10,16 +10,22 @@ import com.example.identity.signin.PasswordChangeGate;
 import com.example.identity.web.ChainCustomizer;
 
 /**
- * The authorization endpoint ({@code /oauth/authorize.php}): Spring Authorization Server's validation with this
- * service's checks ({@link AuthorizeRequestChecks}: exact redirect URI, revoked client, scopes), its refusals
- * ({@link AuthorizeErrorResponder}); first of all the pushed requests of {@code /oauth/par.php}
- * ({@link PushedRequestFilter}: taken in place of the browser's parameters; required by some applications); then, in
- * this order before the {@code AuthorizationFilter} (after
- * {@link ClientAuthenticationCustomizer}'s filter there): OpenID Connect's request parameters
- * ({@link AuthenticationRequestFilter}: {@code prompt}, {@code max_age}, {@code id_token_hint}, ...), a sanction
- * that keeps the person out of the application ({@link SanctionFilter}: {@code access_denied}), the pending password
- * change ({@link PasswordChangeGate}) and the consent of a third-party application ({@link ConsentFilter}:
- * {@code offline_access} or {@code prompt=consent}).
+ * The authorization endpoint ({@code /oauth/authorize.php}). A request's steps, in order:
+ * <ol>
+ * <li>a pushed request of {@code /oauth/par.php} taken in place of the browser's parameters, and an application that
+ * requires them refusing the others ({@link PushedRequestFilter}, before the CSRF filter);</li>
+ * <li>Spring Authorization Server's validation with this service's checks ({@link AuthorizeRequestChecks}: exact
+ * redirect URI, revoked client, scopes);</li>
+ * <li>then, before the {@code AuthorizationFilter} (after {@link ClientAuthenticationCustomizer}'s filter there):
+ * OpenID Connect's request parameters ({@link AuthenticationRequestFilter}: {@code prompt}, {@code max_age},
+ * {@code id_token_hint}, ...);</li>
+ * <li>a sanction that keeps the person out of the application ({@link SanctionFilter}: {@code access_denied});</li>
+ * <li>the pending password change ({@link PasswordChangeGate});</li>
+ * <li>the consent of a third-party application ({@link ConsentFilter}: {@code offline_access} or
+ * {@code prompt=consent});</li>
+ * <li>the code, Spring Authorization Server's; every refusal through {@link AuthorizeErrorResponder}.</li>
+ * </ol>
+ * The filters are built by {@link AuthorizeSteps}.
  */
 @Component
 public class AuthorizationEndpointCustomizer implements ChainCustomizer {

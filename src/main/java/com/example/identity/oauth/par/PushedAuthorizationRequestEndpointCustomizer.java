@@ -10,13 +10,20 @@ import com.example.identity.oauth.store.PushedRequests;
 import com.example.identity.web.ChainCustomizer;
 
 /**
- * The pushed authorization request endpoint ({@code /oauth/par.php}, RFC 9126, decisions §28): Spring Authorization
- * Server's endpoint filter, with the client authenticated as at the token endpoint
- * ({@code ClientAuthenticationCustomizer}: HTTP Basic, {@code client_secret_post}, or a public client's
- * {@code client_id}), this service's request converter ({@link PushedRequestConverter}), provider
- * ({@link PushedRequestChecks}, which stores the request in the database, {@link PushedRequests}), answer
- * ({@link PushedRequestResponses}) and refusals ({@link TokenResponses}, the RFCs' shape). The stored request is taken
- * at the authorization endpoint by {@code oauth/authorize/PushedRequestFilter}.
+ * The pushed authorization request endpoint ({@code /oauth/par.php}, RFC 9126, decisions §28), Spring Authorization
+ * Server's endpoint filter. A request's steps, in order:
+ * <ol>
+ * <li>the method, POST only ({@code oauth/StandardMethodCheck}, first of the chain: 405);</li>
+ * <li>the address's budget of failures ({@code abuse/RateLimitFilter}, placed by {@code ClientAuthenticationCustomizer});</li>
+ * <li>the client: HTTP Basic, {@code client_secret_post}, or a public client's {@code client_id} alone
+ * ({@code ClientAuthenticationCustomizer.endpointsConverters}), then checked ({@code ClientCredentialsChecks});</li>
+ * <li>that client's rate ({@code abuse/AuthenticatedClientFilter});</li>
+ * <li>the authorization request's parameters ({@link PushedRequestConverter});</li>
+ * <li>their checks, then the request stored for 60 seconds ({@link PushedRequestChecks}, {@link PushedRequests});</li>
+ * <li>the 201 with its {@code request_uri} ({@link PushedRequestResponses}), or the refusal in the RFCs' shape
+ * ({@link TokenResponses}).</li>
+ * </ol>
+ * The stored request is taken at the authorization endpoint by {@code oauth/authorize/PushedRequestFilter}.
  */
 @Component
 public class PushedAuthorizationRequestEndpointCustomizer implements ChainCustomizer {

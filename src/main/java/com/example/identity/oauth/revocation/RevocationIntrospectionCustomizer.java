@@ -4,14 +4,25 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.oauth.error.TokenResponses;
+import com.example.identity.oauth.token.ClientAuthenticationCustomizer;
 import com.example.identity.oauth.token.TokenParameterRequests;
 import com.example.identity.web.ChainCustomizer;
 
 /**
- * Revocation ({@code /oauth/revoke.php}, RFC 7009: an application's own tokens, {@link TokenRevocation}) and
- * introspection ({@code /oauth/introspect.php}, RFC 7662: {@link TokenIntrospection}): their requests
- * ({@link TokenParameterRequests}) and refusals ({@link TokenResponses}). The client authenticates at the
- * endpoint ({@link ClientAuthenticationCustomizer}).
+ * Revocation ({@code /oauth/revoke.php}, RFC 7009) and introspection ({@code /oauth/introspect.php}, RFC 7662).
+ * Each request's steps, in order:
+ * <ol>
+ * <li>the method, POST only ({@code oauth/StandardMethodCheck}, first of the chain: 405);</li>
+ * <li>the address's budget of failures ({@code abuse/RateLimitFilter}, placed by {@link ClientAuthenticationCustomizer});</li>
+ * <li>the client: its credentials as this endpoint reads them ({@link ClientAuthenticationCustomizer#endpointsConverters}:
+ * at revocation a public application's {@code client_id} alone too; at introspection confidential clients, or a
+ * {@code servidor} application's own token), then checked ({@code ClientCredentialsChecks});</li>
+ * <li>that client's rate ({@code abuse/AuthenticatedClientFilter});</li>
+ * <li>the request's {@code token} and {@code token_type_hint} ({@link TokenParameterRequests});</li>
+ * <li>the endpoint's rule: an application's own tokens revoked ({@link TokenRevocation}); what an application may
+ * learn of a token ({@link TokenIntrospection});</li>
+ * <li>the answer, or the refusal in the RFCs' shape ({@link TokenResponses}).</li>
+ * </ol>
  */
 @Component
 public class RevocationIntrospectionCustomizer implements ChainCustomizer {

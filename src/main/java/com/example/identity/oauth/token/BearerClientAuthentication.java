@@ -15,7 +15,6 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 
-import com.example.identity.Endpoints;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.oauth.error.StandardError;
 import com.example.identity.apitoken.ApiTokenValidator;
@@ -46,11 +45,10 @@ public final class BearerClientAuthentication implements AuthenticationProvider 
         this.clients = clients;
     }
 
-    /** A bearer token at the introspection endpoint; null for every other request (the next converter's). */
+    /** A bearer token (at the introspection endpoint, where {@link ClientAuthenticationCustomizer} applies it); null without one. */
     @Nullable Authentication convert(HttpServletRequest request) {
         String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (!Endpoints.INTROSPECT.equals(request.getRequestURI()) || header == null
-                || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }
         if (request.getParameter(OAuth2ParameterNames.CLIENT_SECRET) != null

@@ -12,14 +12,24 @@ import com.example.identity.oauth.error.TokenResponses;
 import com.example.identity.web.ChainCustomizer;
 
 /**
- * The token endpoint ({@code /oauth/token.php}), every grant: the method check ({@link TokenEndpointMethodCheck},
- * before the CSRF filter), the refresh, device code and ticket requests beside Spring Authorization Server's
- * code request, the five grants' providers ({@link AuthorizationCodeExchange}: redirect URI, revoked, code, used,
- * expired, key, PKCE; {@link RefreshTokenExchange}; {@link DeviceCodeExchange}; Spring Authorization Server's
- * own client credentials provider for {@code servidor} applications; {@link TicketExchange}, the tickets for game
- * servers; each checks the request's DPoP proof, {@link TokenRequestProofs}, decisions §28) and the answers
- * ({@link TokenResponses}). Applied first: {@link ClientAuthenticationCustomizer} places its filter before the
- * method check.
+ * The token endpoint ({@code /oauth/token.php}), every grant. A request's steps, in order:
+ * <ol>
+ * <li>the method ({@link TokenEndpointMethodCheck}, before the CSRF filter: the contract's 405);</li>
+ * <li>the address's budget of failures ({@code abuse/RateLimitFilter}, placed before the method check by
+ * {@link ClientAuthenticationCustomizer}, applied after this one);</li>
+ * <li>the grant type, the mandatory and repeated parameters, one authentication method, then the client's
+ * credentials, in the legacy order of decisions §1 ({@link TokenRequestConverter}), checked
+ * ({@link ClientCredentialsChecks});</li>
+ * <li>that client's rate ({@code abuse/AuthenticatedClientFilter});</li>
+ * <li>one {@code DPoP} header at most ({@link TokenRequestProofs}, the first request converter), then the grant's
+ * request: the code (Spring Authorization Server's), {@link RefreshTokenRequests}, {@link DeviceCodeRequests},
+ * {@link TicketRequests}, client credentials (Spring Authorization Server's);</li>
+ * <li>the grant's provider: {@link AuthorizationCodeExchange} (redirect URI, revoked, code, used, expired, key,
+ * PKCE), {@link RefreshTokenExchange}, {@link DeviceCodeExchange}, {@link ClientCredentialsGrant} for
+ * {@code servidor} applications, {@link TicketExchange} for game servers; each checks the request's DPoP proof
+ * ({@link TokenRequestProofs}, decisions §28);</li>
+ * <li>the answer, or the refusal from the table of {@code error/TokenError} ({@link TokenResponses}).</li>
+ * </ol>
  */
 @Component
 public class TokenEndpointCustomizer implements ChainCustomizer {

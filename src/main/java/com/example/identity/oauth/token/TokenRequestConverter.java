@@ -1,7 +1,5 @@
 package com.example.identity.oauth.token;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +8,6 @@ import java.util.Set;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
@@ -21,11 +18,8 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.util.UriComponentsBuilder;
-import org.springframework.web.util.UriUtils;
 
-import com.example.identity.Endpoints;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
-import com.example.identity.oauth.error.StandardError;
 import com.example.identity.oauth.error.TokenError;
 
 /**
@@ -55,7 +49,7 @@ public class TokenRequestConverter {
     }
 
     /** Whether {@code clientId} names a native (public) application; the lookup is the clients' cache. */
-    private boolean isPublicClient(String clientId) {
+    static boolean isPublicClient(RegisteredClientRepository clients, String clientId) {
         if (clientId == null || clientId.isEmpty() || clientId.length() > 100) {
             return false;
         }
@@ -78,18 +72,15 @@ public class TokenRequestConverter {
             "code_verifier");
 
     Authentication convert(HttpServletRequest request) {
-        if (!Endpoints.TOKEN.equals(request.getRequestURI())) {
-            return convertStandard(request);
-        }
         MultiValueMap<String, String> form = formParameters(request);
         String grantType = grantTypeCheck(form);
-        BasicCredentials basic = basicCredentials(request);
+        BasicCredentials basic = BasicCredentials.of(request);
         clientGrantCheck(grantType, basic, form);
         // a public (native) application sends its client_id and no secret (decisions §16); for any other
         // client a missing secret stays the legacy "Faltan parámetros obligatorios", in the legacy order
         String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
         boolean publicClient = basic == null && (formSecret == null || formSecret.isEmpty())
-                && isPublicClient(form.getFirst(OAuth2ParameterNames.CLIENT_ID));
+                && isPublicClient(clients, form.getFirst(OAuth2ParameterNames.CLIENT_ID));
         requiredParametersCheck(form, basic != null || publicClient, grantType);
         singleAuthenticationCheck(form, basic != null);
 
@@ -195,60 +186,6 @@ public class TokenRequestConverter {
     }
 
     /**
-     * The client's credentials at the endpoints added for standard clients ({@code /oauth/revoke.php},
-     * {@code /oauth/introspect.php}): HTTP Basic or the form's {@code client_id} and {@code client_secret},
-     * one way only (RFC 6749 §2.3), each once; refusals in the RFCs' shape ({@link StandardError}).
-     */
-    private Authentication convertStandard(HttpServletRequest request) {
-        MultiValueMap<String, String> form = formParameters(request);
-        for (String name : List.of(OAuth2ParameterNames.CLIENT_ID, OAuth2ParameterNames.CLIENT_SECRET)) {
-            List<String> values = form.get(name);
-            if (values != null && values.size() > 1) {
-                throw StandardError.invalidRequest("Parametro repetido: " + name);
-            }
-        }
-        BasicCredentials basic = basicCredentials(request);
-        String formClientId = form.getFirst(OAuth2ParameterNames.CLIENT_ID);
-        String formSecret = form.getFirst(OAuth2ParameterNames.CLIENT_SECRET);
-        String clientId;
-        String secret;
-        ClientAuthenticationMethod method;
-        if (basic != null) {
-            if (basic.malformed() || (formClientId != null && !formClientId.equals(basic.clientId()))) {
-                throw StandardError.invalidClient("Autenticacion del cliente fallida");
-            }
-            if (formSecret != null && !formSecret.isEmpty()) {
-                throw StandardError.invalidRequest("El cliente se autentica de una sola forma");
-            }
-            clientId = basic.clientId();
-            secret = basic.secret();
-            method = ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
-        }
-        else if ((formSecret == null || formSecret.isEmpty())
-                && (Endpoints.REVOKE.equals(request.getRequestURI())
-                        || Endpoints.DEVICE.equals(request.getRequestURI())
-                        || Endpoints.PAR.equals(request.getRequestURI()))
-                && isPublicClient(formClientId)) {
-            // a native or device application revokes its own tokens, a device one starts the device flow, and a
-            // native one pushes its authorization requests, with its client_id alone (RFC 7009 §2.1, RFC 8628 §3.1,
-            // RFC 9126 §2, decisions §16, §28); neither may introspect (RFC 7662 §2.1: the resource servers that do
-            // are confidential)
-            clientId = formClientId;
-            secret = null;
-            method = ClientAuthenticationMethod.NONE;
-        }
-        else {
-            if (formClientId == null || formClientId.isEmpty() || formSecret == null || formSecret.isEmpty()) {
-                throw StandardError.invalidClient("Faltan las credenciales del cliente");
-            }
-            clientId = formClientId;
-            secret = formSecret;
-            method = ClientAuthenticationMethod.CLIENT_SECRET_POST;
-        }
-        return new OAuth2ClientAuthenticationToken(clientId, method, secret, Map.of());
-    }
-
-    /**
      * A client authenticates one way per request (RFC 6749 §2.3): HTTP Basic together with a non-empty
      * form {@code client_secret} is refused as {@code Parámetro repetido}, whether or not the two agree.
      * (A form {@code client_id} with Basic stays allowed, and must name the same client.)
@@ -271,37 +208,5 @@ public class TokenRequestConverter {
             }
         });
         return form;
-    }
-
-    /**
-     * RFC 6749 §2.3.1: {@code Basic base64(urlencode(client_id) ":" urlencode(client_secret))}; null without
-     * a Basic header, {@link BasicCredentials#MALFORMED} when it cannot be read (refused later, in order).
-     */
-    private static BasicCredentials basicCredentials(HttpServletRequest request) {
-        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
-            return null;
-        }
-        try {
-            String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
-            int colon = decoded.indexOf(':');
-            if (colon <= 0) {
-                return BasicCredentials.MALFORMED;
-            }
-            return new BasicCredentials(UriUtils.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
-                    UriUtils.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8));
-        }
-        catch (IllegalArgumentException e) {
-            return BasicCredentials.MALFORMED;
-        }
-    }
-
-    private record BasicCredentials(String clientId, String secret) {
-
-        static final BasicCredentials MALFORMED = new BasicCredentials(null, null);
-
-        boolean malformed() {
-            return clientId == null;
-        }
     }
 }

@@ -10,10 +10,15 @@ import com.example.identity.dpop.DPoPProofs;
 import com.example.identity.web.ChainCustomizer;
 
 /**
- * OpenID Connect's UserInfo endpoint ({@code /oauth/userinfo.php}): the bearer token read and checked by the
- * endpoint's own converter ({@link UserInfoRequests}, with the API's limits), the claims
- * ({@link UserInfoClaims}) and the refusals ({@link BearerErrorResponses}). The chain gives Spring Authorization
- * Server's JWT resource server no token to look at.
+ * OpenID Connect's UserInfo endpoint ({@code /oauth/userinfo.php}). A request's steps, in order:
+ * <ol>
+ * <li>the method, GET or POST ({@code oauth/StandardMethodCheck}, first of the chain: 405);</li>
+ * <li>the bearer token read and checked, with the API's limits, by the endpoint's own converter
+ * ({@link UserInfoRequests}; the chain gives Spring Authorization Server's JWT resource server no token to look
+ * at);</li>
+ * <li>the claims the token's scopes and {@code claims} request give ({@link UserInfoClaims});</li>
+ * <li>the answer, or the refusal of RFC 6750 ({@link BearerErrorResponses}).</li>
+ * </ol>
  */
 @Component
 public class UserInfoEndpointCustomizer implements ChainCustomizer {
