@@ -1,8 +1,20 @@
 package com.example.identity.crypto;
 
+import java.security.AlgorithmParameters;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidKeyException;
+import java.security.InvalidParameterException;
+import java.security.KeyFactory;
 import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
 import java.security.Provider;
+import java.security.PublicKey;
+import java.security.SecureRandom;
 import java.security.Security;
+import java.security.Signature;
+import java.security.SignatureException;
+import java.security.SignatureSpi;
+import java.security.spec.AlgorithmParameterSpec;
 import java.util.List;
 import java.util.Map;
 
@@ -92,7 +104,10 @@ public final class NativeRsaSignatures {
         }
     }
 
-    /** The ACCP service, offered by {@link RsaSignatureProvider}: instances and key support are ACCP's. */
+    /**
+     * The ACCP service, offered by {@link RsaSignatureProvider}: key support is ACCP's, and each instance is an ACCP
+     * signature that is handed ACCP's own copy of the signing key ({@link KeyTranslatingSignature}).
+     */
     private static final class Delegating extends Provider.Service {
 
         private final Provider.Service target;
@@ -105,12 +120,108 @@ public final class NativeRsaSignatures {
 
         @Override
         public Object newInstance(@Nullable Object constructorParameter) throws NoSuchAlgorithmException {
-            return target.newInstance(constructorParameter);
+            return new KeyTranslatingSignature(Signature.getInstance(ALGORITHM, target.getProvider()), target.getProvider());
         }
 
         @Override
         public boolean supportsParameter(Object parameter) {
             return target.supportsParameter(parameter);
+        }
+    }
+
+    /**
+     * ACCP's signature, given ACCP's copy of the key. Handed a JDK key, ACCP translates it into its own native key at
+     * every {@code initSign} (the key's PKCS #8 encoding parsed by AWS-LC): a JFR profile of the code flow (issue 47,
+     * docs/performance.md) put that at a fifth of each id_token's signature, for the same key every time. The last
+     * key translated is kept, with its translation: the signing key changes only at a rotation. A key that is
+     * ACCP's already, and every public key, are passed on as they are.
+     */
+    private static final class KeyTranslatingSignature extends SignatureSpi {
+
+        /** The last private key translated, and ACCP's copy of it. */
+        private record Translated(PrivateKey from, PrivateKey to) {
+        }
+
+        private static volatile @Nullable Translated last;
+
+        private final Signature accp;
+        private final Provider provider;
+
+        KeyTranslatingSignature(Signature accp, Provider provider) {
+            this.accp = accp;
+            this.provider = provider;
+        }
+
+        private PrivateKey translated(PrivateKey key) throws InvalidKeyException {
+            Translated known = last;
+            if (known != null && (known.from() == key || known.to() == key)) {
+                return known.to();
+            }
+            try {
+                PrivateKey own = (PrivateKey) KeyFactory.getInstance("RSA", provider).translateKey(key);
+                last = new Translated(key, own);
+                return own;
+            }
+            catch (NoSuchAlgorithmException e) {
+                return key;
+            }
+        }
+
+        @Override
+        protected void engineInitSign(PrivateKey key) throws InvalidKeyException {
+            accp.initSign(translated(key));
+        }
+
+        @Override
+        protected void engineInitSign(PrivateKey key, SecureRandom random) throws InvalidKeyException {
+            accp.initSign(translated(key), random);
+        }
+
+        @Override
+        protected void engineInitVerify(PublicKey key) throws InvalidKeyException {
+            accp.initVerify(key);
+        }
+
+        @Override
+        protected void engineUpdate(byte b) throws SignatureException {
+            accp.update(b);
+        }
+
+        @Override
+        protected void engineUpdate(byte[] data, int offset, int length) throws SignatureException {
+            accp.update(data, offset, length);
+        }
+
+        @Override
+        protected byte[] engineSign() throws SignatureException {
+            return accp.sign();
+        }
+
+        @Override
+        protected boolean engineVerify(byte[] signature) throws SignatureException {
+            return accp.verify(signature);
+        }
+
+        @Override
+        protected void engineSetParameter(AlgorithmParameterSpec params) throws InvalidAlgorithmParameterException {
+            accp.setParameter(params);
+        }
+
+        @Override
+        protected @Nullable AlgorithmParameters engineGetParameters() {
+            return accp.getParameters();
+        }
+
+        @Override
+        @Deprecated
+        protected void engineSetParameter(String param, Object value) {
+            throw new InvalidParameterException("no parameter " + param);
+        }
+
+        @Override
+        @Deprecated
+        protected Object engineGetParameter(String param) {
+            throw new InvalidParameterException("no parameter " + param);
         }
     }
 }

@@ -61,6 +61,40 @@ class NativeRsaSignaturesTest {
         assertThat(jdk.sign()).as("the same bytes as the JDK's own signature").isEqualTo(signature);
     }
 
+    /**
+     * The signature is handed ACCP's copy of the key, translated once and kept while the key stays the same (issue 47):
+     * signing with one key, another (a rotation) and the first again gives each time the JDK's own signature with that
+     * key, which the other public key refuses; and the native provider verifies as well.
+     */
+    @Test
+    void aKeptTranslationNeverSignsWithAnotherKey() throws Exception {
+        assumeTrue(LINUX_X86_64, "ACCP's native library is for Linux on x86-64");
+        NativeRsaSignatures.install(true);
+        KeyPair first = rsa();
+        KeyPair second = rsa();
+        byte[] data = "cabecera.contenido".getBytes(StandardCharsets.US_ASCII);
+        for (KeyPair keys : new KeyPair[] {first, first, second, second, first}) {
+            Signature signer = Signature.getInstance("SHA256withRSA");
+            signer.initSign(keys.getPrivate());
+            assertThat(signer.getProvider().getName()).isEqualTo(NativeRsaSignatures.PROVIDER);
+            signer.update(data, 0, 9);
+            signer.update(data, 9, data.length - 9);
+            byte[] signature = signer.sign();
+
+            Signature jdk = Signature.getInstance("SHA256withRSA", "SunRsaSign");
+            jdk.initSign(keys.getPrivate());
+            jdk.update(data);
+            assertThat(signature).as("the JDK's own signature with this key").isEqualTo(jdk.sign());
+            Signature verifier = Signature.getInstance("SHA256withRSA");
+            verifier.initVerify(keys.getPublic());
+            verifier.update(data);
+            assertThat(verifier.verify(signature)).isTrue();
+            verifier.initVerify((keys == first ? second : first).getPublic());
+            verifier.update(data);
+            assertThat(verifier.verify(signature)).as("not the other key's").isFalse();
+        }
+    }
+
     @Test
     void nimbusSignsWithItAndVerifies() throws Exception {
         assumeTrue(LINUX_X86_64, "ACCP's native library is for Linux on x86-64");
