@@ -24,8 +24,9 @@ import com.example.identity.audit.AuditEvent;
  * <li>{@link AccountChanged}: every session of the account ends on every instance (the Spring Session rows go,
  * now and again at commit, account/SessionTerminator) and every instance forgets its cached tokens;</li>
  * <li>{@link AccountDeleting}: the features that must act while the account exists (client/ revokes the
- * applications it owns, with their tokens; back-channel logout records the sessions to tell);</li>
- * <li>its passkeys (Spring Security's tables, keyed by the address) and every row of every table that refers to
+ * applications it owns, with their tokens; back-channel logout records the sessions to tell; passkey/ deletes its
+ * passkeys, Spring Security's tables keyed by the address);</li>
+ * <li>every row of every table that refers to
  * {@code users}, found in the database's own metadata ({@link UserKeyedTables}): a table added later is covered
  * without a change here;</li>
  * <li>the {@code users} row; the id goes to {@code deleted_users} and is never given again; the address is
@@ -119,11 +120,6 @@ public class AccountDeletion {
         events.publishEvent(new AccountDeleting(userId, correo));
         entities.flush(); // what the listeners changed through JPA goes first, so that nothing stale is flushed later
 
-        if (correo != null) {
-            jdbc.update("delete from user_credentials where user_entity_user_id in "
-                    + "(select id from user_entities where name = ?)", correo);
-            jdbc.update("delete from user_entities where name = ?", correo);
-        }
         tables.deleteRowsOf(userId);
         jdbc.update("delete from users where id = ?", userId);
         jdbc.update("insert into deleted_users (id, deleted_at) values (?, ?)", userId, Timestamp.from(now));

@@ -221,8 +221,8 @@ public class EmailChanges implements Purge {
      * profile shows the new address at once), and the trail records it with {@code actor}.
      */
     public void followChange(long userId, String old, String correo, String actor) {
-        // the passkeys' user entity is named by the login name (passkey/)
-        jdbc.update("update user_entities set name = ?, display_name = ? where name = ?", correo, correo, old);
+        // the passkeys' user entity is named by the login name (passkey/ follows it)
+        events.publishEvent(new AddressChanged(userId, old, correo));
         events.publishEvent(new AccountChanged(userId));
         events.publishEvent(new AuditEvent(AuditEvent.Type.EMAIL_CHANGED, "usuario #" + userId + " de " + old + " a " + correo,
                 actor));

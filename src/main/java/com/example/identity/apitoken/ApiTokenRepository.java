@@ -43,16 +43,15 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     Slice<ApiToken> findByUserIdOrderByCreatedAtDescIdDesc(long userId, Pageable page);
 
     /**
-     * Tokens whose name contains the pattern, issued to the client {@code exact}, or owned by the account whose
-     * e-mail is {@code email} (one indexed lookup, evaluated once).
+     * Tokens whose name contains the pattern, issued to the client {@code exact}, or owned by account {@code userId}
+     * (the one whose e-mail was searched, asked of account/; -1 for none).
      */
     @Query("""
             select t from ApiToken t
-            where lower(t.name) like :pattern escape '\\' or t.clientId = :exact
-                or t.userId = (select u.id from UserAccount u where u.correo = :email)
+            where lower(t.name) like :pattern escape '\\' or t.clientId = :exact or t.userId = :userId
             order by t.createdAt desc, t.id desc
             """)
-    Slice<ApiToken> search(@Param("pattern") String pattern, @Param("exact") String exact, @Param("email") String email,
+    Slice<ApiToken> search(@Param("pattern") String pattern, @Param("exact") String exact, @Param("userId") long userId,
             Pageable page);
 
     /** The same within one owner's tokens. */

@@ -17,6 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.account.AccountIds;
 import com.example.identity.account.Caller;
 import com.example.identity.account.RoleChanged;
 import com.example.identity.audit.AuditEvent;
@@ -36,6 +37,7 @@ import com.example.identity.crypto.Secrets;
 @Service
 public class ApiTokenService implements Purge {
 
+    private final AccountIds accountIds;
     private final ApiTokenRepository tokens;
     private final Clock clock;
     private final ApplicationEventPublisher events;
@@ -44,7 +46,8 @@ public class ApiTokenService implements Purge {
     private final ApiTokenValidator validator;
 
     ApiTokenService(ApiTokenRepository tokens, Clock clock, ApplicationEventPublisher events,
-            ApiTokenValidator validator, JdbcTemplate jdbc) {
+            ApiTokenValidator validator, JdbcTemplate jdbc, AccountIds accountIds) {
+        this.accountIds = accountIds;
         this.jdbc = jdbc;
         this.tokens = tokens;
         this.clock = clock;
@@ -325,7 +328,8 @@ public class ApiTokenService implements Purge {
             return caller.admin() ? tokens.findAllByOrderByCreatedAtDescIdDesc(query.pageable())
                     : tokens.findByUserIdOrderByCreatedAtDescIdDesc(caller.userId(), query.pageable());
         }
-        return caller.admin() ? tokens.search(query.pattern(), query.search(), query.email(), query.pageable())
+        Long owner = caller.admin() ? accountIds.ofEmail(query.email()) : null;
+        return caller.admin() ? tokens.search(query.pattern(), query.search(), owner == null ? -1 : owner, query.pageable())
                 : tokens.searchOwn(caller.userId(), query.pattern(), query.search(), query.pageable());
     }
 

@@ -1,14 +1,17 @@
 package com.example.identity.backchannel;
 
 import java.util.List;
+import java.util.Map;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import com.example.identity.client.ClientDirectory;
+import com.example.identity.oauth.store.SessionAuthorizations;
+
 /**
- * Which applications were logged in, with OpenID Connect, in which login session: the {@code sid} column of
- * {@code oauth_authorizations} (V54), written with the code by the authorization endpoint (oauth/store) at no extra
- * statement. Read when the session ends ({@link SessionEndedListener}). The rows follow the authorizations' retention
+ * Which applications were logged in, with OpenID Connect, in which login session: the {@code sid} kept with the
+ * code (V54), asked of oauth/ ({@link SessionAuthorizations}), with each application's back-channel logout address
+ * asked of client/ ({@link ClientDirectory}). Read when the session ends ({@link SessionEndedListener}). The rows follow the authorizations' retention
  * (a day after the code expired, or while a refresh token lives): a session that ends later than that is not told
  * to an application whose code was used without a refresh token (docs/oauth-oidc.md). The code exchange keeps them
  * for applications with a back-channel logout URI only; others' go with their exchange (decisions D48).
@@ -20,10 +23,12 @@ class LogoutSessions {
     record ToTell(String clientId, String uri, long userId, String sid) {
     }
 
-    private final JdbcTemplate jdbc;
+    private final SessionAuthorizations authorizations;
+    private final ClientDirectory clients;
 
-    LogoutSessions(JdbcTemplate jdbc) {
-        this.jdbc = jdbc;
+    LogoutSessions(SessionAuthorizations authorizations, ClientDirectory clients) {
+        this.authorizations = authorizations;
+        this.clients = clients;
     }
 
     /**
@@ -32,10 +37,10 @@ class LogoutSessions {
      * application ignores (Back-Channel Logout 1.0 §2.6: no session of that sid there).
      */
     List<ToTell> endSession(String sid) {
-        return jdbc.query("""
-                select distinct a.client_id, c.backchannel_logout_uri, a.user_id from oauth_authorizations a
-                join oauth_clients c on c.client_id = a.client_id
-                where a.sid = ? and c.backchannel_logout_uri is not null and c.revoked_at is null""",
-                (rs, i) -> new ToTell(rs.getString(1), rs.getString(2), rs.getLong(3), sid), sid);
+        List<SessionAuthorizations.Authorized> given = authorizations.inSession(sid);
+        Map<String, String> uris = clients.backChannelLogoutUris(given.stream().map(SessionAuthorizations.Authorized::clientId)
+                .distinct().toList());
+        return given.stream().filter(a -> uris.containsKey(a.clientId()))
+                .map(a -> new ToTell(a.clientId(), uris.get(a.clientId()), a.userId(), sid)).toList();
     }
 }

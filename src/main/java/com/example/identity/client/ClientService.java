@@ -9,6 +9,7 @@ import org.springframework.data.domain.Slice;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.account.AccountIds;
 import com.example.identity.account.Caller;
 import com.example.identity.audit.AuditEvent;
 import com.example.identity.common.ListQuery;
@@ -27,6 +28,7 @@ public class ClientService {
     /** Decisions §24: {@code invitados} for an application that is not {@code nativa} or {@code dispositivo}. */
     public static final String GUESTS_ONLY_PUBLIC = "Solo las aplicaciones de tipo nativa o dispositivo admiten invitados";
 
+    private final AccountIds accountIds;
     private final OAuthClientRepository clients;
     private final ClientLogoutUris logoutUris;
     private final DatabaseRegisteredClientRepository registrations;
@@ -36,7 +38,8 @@ public class ClientService {
 
     ClientService(OAuthClientRepository clients, ClientLogoutUris logoutUris,
             DatabaseRegisteredClientRepository registrations, Clock clock, ApplicationEventPublisher events,
-            OutboundSettings outbound) {
+            OutboundSettings outbound, AccountIds accountIds) {
+        this.accountIds = accountIds;
         this.clients = clients;
         this.logoutUris = logoutUris;
         this.registrations = registrations;
@@ -265,7 +268,8 @@ public class ClientService {
             return caller.admin() ? clients.findAllByOrderByCreatedAtDescIdDesc(query.pageable())
                     : clients.findByOwnerIdOrderByCreatedAtDescIdDesc(caller.userId(), query.pageable());
         }
-        return caller.admin() ? clients.search(query.pattern(), query.email(), query.pageable())
+        Long owner = caller.admin() ? accountIds.ofEmail(query.email()) : null;
+        return caller.admin() ? clients.search(query.pattern(), owner == null ? -1 : owner, query.pageable())
                 : clients.searchOwn(caller.userId(), query.pattern(), query.pageable());
     }
 

@@ -23,14 +23,17 @@ interface OAuthClientRepository extends JpaRepository<OAuthClient, Long> {
     /** A page of one owner's applications, newest first (index ix_oauth_clients_owner_created, V11). */
     Slice<OAuthClient> findByOwnerIdOrderByCreatedAtDescIdDesc(long ownerId, Pageable page);
 
-    /** Applications whose name or client id contains the pattern, or owned by the account whose e-mail is {@code email}. */
+    /**
+     * Applications whose name or client id contains the pattern, or owned by account {@code ownerId} (the one whose
+     * e-mail was searched, asked of account/; -1 for none).
+     */
     @Query("""
             select c from OAuthClient c
             where lower(c.name) like :pattern escape '\\' or lower(c.clientId) like :pattern escape '\\'
-                or c.ownerId = (select u.id from UserAccount u where u.correo = :email)
+                or c.ownerId = :ownerId
             order by c.createdAt desc, c.id desc
             """)
-    Slice<OAuthClient> search(@Param("pattern") String pattern, @Param("email") String email, Pageable page);
+    Slice<OAuthClient> search(@Param("pattern") String pattern, @Param("ownerId") long ownerId, Pageable page);
 
     /** The same within one owner's applications. */
     @Query("""

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -15,6 +16,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.client.ClientDirectory;
 
 /**
  * The consents users give to third-party applications (decisions §12.6), in {@code oauth_consents}: one
@@ -29,8 +31,11 @@ public class Consents {
     private final ConsentTokens tokens;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final ClientDirectory clients;
 
-    Consents(JdbcTemplate jdbc, ConsentTokens tokens, ApplicationEventPublisher events, Clock clock) {
+    Consents(JdbcTemplate jdbc, ConsentTokens tokens, ApplicationEventPublisher events, Clock clock,
+            ClientDirectory clients) {
+        this.clients = clients;
         this.jdbc = jdbc;
         this.tokens = tokens;
         this.events = events;
@@ -81,12 +86,13 @@ public class Consents {
     /** The consents of {@code userId}, newest first. */
     @Transactional(readOnly = true)
     public List<Given> of(long userId) {
-        return jdbc.query("""
-                select s.client_id, c.name, s.scopes, s.granted_at from oauth_consents s
-                join oauth_clients c on c.client_id = s.client_id
-                where s.user_id = ? order by s.granted_at desc, s.id desc
-                """, (rs, i) -> new Given(rs.getString(1), rs.getString(2), List.copyOf(words(rs.getString(3))),
-                rs.getTimestamp(4).toInstant()), userId);
+        List<Given> given = jdbc.query("select client_id, scopes, granted_at from oauth_consents where user_id = ? "
+                + "order by granted_at desc, id desc", (rs, i) -> new Given(rs.getString(1), null,
+                        List.copyOf(words(rs.getString(2))), rs.getTimestamp(3).toInstant()), userId);
+        // the applications' names from client/ (an application gone from oauth_clients is not listed)
+        Map<String, String> names = clients.names(given.stream().map(Given::clientId).toList());
+        return given.stream().filter(g -> names.containsKey(g.clientId()))
+                .map(g -> new Given(g.clientId(), names.get(g.clientId()), g.scopes(), g.grantedAt())).toList();
     }
 
     /**

@@ -16,6 +16,7 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.example.identity.account.AccountLocks;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.UnprovenAddressProved;
 import com.example.identity.account.UserAccount;
@@ -38,9 +39,11 @@ public class LinkedIdentities implements IdentitySignUp.Links {
     private final Clock clock;
     private final ObjectProvider<ClientRegistrationRepository> registrations;
     private final SteamSettings steam;
+    private final AccountLocks locks;
 
     LinkedIdentities(JdbcTemplate jdbc, AccountService accounts, Passkeys passkeys, ApplicationEventPublisher events,
-            Clock clock, ObjectProvider<ClientRegistrationRepository> registrations, SteamSettings steam) {
+            Clock clock, ObjectProvider<ClientRegistrationRepository> registrations, SteamSettings steam, AccountLocks locks) {
+        this.locks = locks;
         this.registrations = registrations;
         this.steam = steam;
         this.jdbc = jdbc;
@@ -127,7 +130,7 @@ public class LinkedIdentities implements IdentitySignUp.Links {
             return Unlinked.NOT_FOUND;
         }
         // the account's rows are taken one request at a time: two unlinks cannot each leave the other's last
-        jdbc.queryForList("select id from users where id = ? for update", Long.class, userId);
+        locks.lock(userId);
         long links = jdbc.queryForObject("select count(*) from linked_identities where user_id = ?", Long.class, userId);
         if (!user.isPasswordSet() && links <= 1 && !passkeys.hasAny(user.getCorreo())) {
             return Unlinked.LAST_WAY_TO_LOG_IN;

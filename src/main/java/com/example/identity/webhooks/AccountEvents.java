@@ -2,14 +2,12 @@ package com.example.identity.webhooks;
 
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import jakarta.persistence.EntityManager;
 
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -17,6 +15,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import com.example.identity.account.AccountChanged;
 import com.example.identity.account.AccountDeleting;
+import com.example.identity.account.AccountLocks;
 import com.example.identity.account.ProfileChanged;
 
 /**
@@ -40,15 +39,15 @@ class AccountEvents {
 
     private final WebhookEndpoints endpoints;
     private final WebhookMessages messages;
-    private final JdbcTemplate jdbc;
+    private final AccountLocks locks;
     private final EntityManager entities;
     private final TransactionTemplate transactions;
 
-    AccountEvents(WebhookEndpoints endpoints, WebhookMessages messages, JdbcTemplate jdbc, EntityManager entities,
+    AccountEvents(WebhookEndpoints endpoints, WebhookMessages messages, AccountLocks locks, EntityManager entities,
             TransactionTemplate transactions) {
         this.endpoints = endpoints;
         this.messages = messages;
-        this.jdbc = jdbc;
+        this.locks = locks;
         this.entities = entities;
         this.transactions = transactions;
     }
@@ -113,19 +112,17 @@ class AccountEvents {
     }
 
     private void announce(long userId) {
-        List<Map<String, Object>> rows = jdbc.queryForList(
-                "select primer_nombre, correo, rol, enabled from users where id = ? for update", userId);
-        if (rows.isEmpty()) {
+        AccountLocks.Profile row = locks.lockAndRead(userId).orElse(null);
+        if (row == null) {
             return; // deleted: usuario.eliminado went when it was
         }
-        Map<String, Object> row = rows.get(0);
-        boolean enabled = Boolean.TRUE.equals(row.get("enabled"));
+        boolean enabled = row.enabled();
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("id", userId);
         data.put("sub", "user:" + userId);
-        data.put("primer_nombre", row.get("primer_nombre"));
-        data.put("correo", row.get("correo"));
-        data.put("rol", row.get("rol"));
+        data.put("primer_nombre", row.primerNombre());
+        data.put("correo", row.correo());
+        data.put("rol", row.rol());
         data.put("activo", enabled);
         for (String clientId : endpoints.recipients(userId)) {
             messages.enqueue(clientId, "user:" + userId, enabled ? UPDATED : DISABLED, data);

@@ -23,6 +23,7 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.client.ClientDirectory;
 
 /** A consent covers a request holding every scope asked for; grants add up; withdrawing revokes the tokens. */
 class ConsentsTest {
@@ -32,7 +33,8 @@ class ConsentsTest {
     final JdbcTemplate jdbc = mock(JdbcTemplate.class);
     final ConsentTokens refreshTokens = mock(ConsentTokens.class);
     final ApplicationEventPublisher events = mock(ApplicationEventPublisher.class);
-    final Consents consents = new Consents(jdbc, refreshTokens, events, Clock.fixed(NOW, ZoneOffset.UTC));
+    final Consents consents = new Consents(jdbc, refreshTokens, events, Clock.fixed(NOW, ZoneOffset.UTC),
+            mock(ClientDirectory.class));
 
     void stored(String scopes) {
         when(jdbc.queryForList(anyString(), eq(String.class), any(Object[].class)))

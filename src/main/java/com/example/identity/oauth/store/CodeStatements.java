@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
 
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.Role;
+import com.example.identity.apitoken.AuthorizationTokens;
 import com.example.identity.common.SpaceSeparated;
 
 /**
@@ -44,8 +45,11 @@ class CodeStatements {
 
     private final JdbcTemplate jdbc;
 
-    CodeStatements(JdbcTemplate jdbc) {
+    private final AuthorizationTokens tokens;
+
+    CodeStatements(JdbcTemplate jdbc, AuthorizationTokens tokens) {
         this.jdbc = jdbc;
+        this.tokens = tokens;
     }
 
     /** Stores a new authorization with its code: one INSERT (a second one with the same id fails on the key). */
@@ -83,9 +87,7 @@ class CodeStatements {
      * code's digest): read only when a presented code is not found, never on a successful exchange.
      */
     Optional<SpentCode> spentCode(String codeDigest) {
-        return jdbc.query("select client_id, user_id from api_tokens where authorization_id = ? and client_id is not null",
-                rs -> rs.next() ? Optional.of(new SpentCode(codeDigest, rs.getString(1), rs.getLong(2)))
-                        : Optional.<SpentCode>empty(), codeDigest);
+        return tokens.issuedFrom(codeDigest).map(holder -> new SpentCode(codeDigest, holder.clientId(), holder.userId()));
     }
 
     private static CodeAndOwner codeAndOwner(ResultSet rs) throws SQLException {
