@@ -1,7 +1,6 @@
 package com.example.identity.dashboard;
 
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -29,6 +28,7 @@ import com.example.identity.common.Names;
 import com.example.identity.apitoken.ApiTokenService;
 import com.example.identity.apitoken.TokenScope;
 import com.example.identity.webhooks.Webhooks;
+import com.example.identity.web.FormErrors;
 
 /**
  * {@code /dashboard/developer.php}: a developer's API tokens and OAuth applications, and what is needed
@@ -121,8 +121,7 @@ class DeveloperDashboardController {
     @PostMapping("/dashboard/clients/create")
     String createClient(@AuthenticationPrincipal AccountPrincipal user,
             @Valid @ModelAttribute("registration") ClientForm form, BindingResult checked, Model model) {
-        Map<String, String> errors = new LinkedHashMap<>();
-        checked.getFieldErrors().forEach(e -> errors.putIfAbsent(ClientForm.fieldOf(e.getField()), e.getDefaultMessage()));
+        Map<String, String> errors = FormErrors.of(checked, ClientForm::fieldOf);
         if (errors.isEmpty()) {
             try {
                 Optional<String> webhook = checkedWebhookUrl(form.webhookUrl());

@@ -16,7 +16,6 @@ import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
-import org.springframework.validation.FieldError;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -36,6 +35,7 @@ import com.example.identity.sanctions.Sanction;
 import com.example.identity.sanctions.SanctionRefused;
 import com.example.identity.sanctions.SanctionService;
 import com.example.identity.sanctions.Sanctioner;
+import com.example.identity.web.FormErrors;
 
 /**
  * {@code /dashboard/sanciones} (decisions §26): an admin sanctions anyone in every application or in one, an
@@ -85,11 +85,7 @@ class SanctionsController {
     @PostMapping(PLACE)
     String place(@AuthenticationPrincipal AccountPrincipal me, @Valid @ModelAttribute SanctionForm form,
             BindingResult result, Model model, HttpServletResponse response, RedirectAttributes redirect) {
-        Map<String, String> errors = new LinkedHashMap<>();
-        for (FieldError error : result.getFieldErrors()) {
-            String field = SanctionForm.fieldOf(error.getField());
-            errors.putIfAbsent(field, error.getDefaultMessage());
-        }
+        Map<String, String> errors = FormErrors.of(result, SanctionForm::fieldOf);
         if (errors.isEmpty()) {
             try {
                 Sanction placed = sanctions.place(Sanctioner.of(Caller.of(me)), form.account(), form.motivo(),

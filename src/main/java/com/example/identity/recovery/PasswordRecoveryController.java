@@ -4,6 +4,7 @@ import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.Valid;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -11,12 +12,14 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.validation.BindingResult;
 import org.springframework.web.bind.annotation.RequestParam;
 
 import com.example.identity.Endpoints;
 import com.example.identity.abuse.ClientAddress;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.account.AccountService;
+import com.example.identity.web.FormErrors;
 
 /**
  * The two pages of password recovery (decisions §17), open to anyone: {@code /login/recuperar} takes an
@@ -82,21 +85,25 @@ class PasswordRecoveryController {
         return "recovery/reset";
     }
 
+    /**
+     * The new password, from the form ({@link PasswordResetForm}, bound and validated as spring-petclinic's forms
+     * are): a link that no longer works first, then the form's refusals, then the account's rules, each shown on
+     * the same page.
+     */
     @PostMapping(Endpoints.RECOVERY_RESET)
-    String reset(@RequestParam(required = false) String token, @RequestParam(required = false) String nueva,
-            @RequestParam(required = false) String repetida, HttpServletResponse response, Model model) {
+    String reset(@Valid PasswordResetForm form, BindingResult checked, HttpServletResponse response, Model model) {
         response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-        if (!recovery.isUsable(token)) {
+        if (!recovery.isUsable(form.token())) {
             return expired(response, model);
         }
-        model.addAttribute("token", token);
-        if (nueva == null || !nueva.equals(repetida)) {
+        model.addAttribute("token", form.token());
+        if (checked.hasErrors()) {
             response.setStatus(HttpStatus.BAD_REQUEST.value());
-            model.addAttribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden"));
+            model.addAttribute("errors", FormErrors.of(checked, PasswordResetForm::fieldOf));
             return "recovery/reset";
         }
         try {
-            if (!recovery.reset(token, nueva)) {
+            if (!recovery.reset(form.token(), form.nueva())) {
                 return expired(response, model);
             }
         }

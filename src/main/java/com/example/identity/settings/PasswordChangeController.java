@@ -4,6 +4,7 @@ import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.validation.Valid;
 
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -13,6 +14,7 @@ import org.springframework.security.web.context.SecurityContextRepository;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.validation.BindingResult;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -22,6 +24,7 @@ import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.AccountService;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.signin.ReturnToApplication;
+import com.example.identity.web.FormErrors;
 
 /**
  * {@code /cuenta/contrasena}: a logged-in user changes their password, proving the current one. Users
@@ -62,22 +65,25 @@ class PasswordChangeController {
         return VIEW;
     }
 
+    /**
+     * The change, from the form ({@link PasswordChangeForm}, bound and validated as spring-petclinic's forms are):
+     * the form's refusals, then the account's (the current password, the new one's rules), each shown on the same
+     * page with a 400.
+     */
     @PostMapping(Endpoints.ACCOUNT_PASSWORD)
-    String change(@AuthenticationPrincipal AccountPrincipal user, @RequestParam(required = false) String actual,
-            @RequestParam(required = false) String nueva, @RequestParam(required = false) String repetida,
-            @RequestParam(required = false) String redirect, Model model, HttpServletRequest request,
-            HttpServletResponse response) {
-        String back = LocalRedirect.orNull(redirect);
+    String change(@AuthenticationPrincipal AccountPrincipal user, @Valid PasswordChangeForm form, BindingResult checked,
+            Model model, HttpServletRequest request, HttpServletResponse response) {
+        String back = LocalRedirect.orNull(form.redirect());
         ReturnToApplication.allowFormsToReach(response, back, clients);
         model.addAttribute("required", user.passwordChangeRequired());
         model.addAttribute("redirect", back);
-        if (nueva == null || !nueva.equals(repetida)) {
-            model.addAttribute("errors", Map.of("repetida", "Las contraseñas nuevas no coinciden"));
+        if (checked.hasErrors()) {
+            model.addAttribute("errors", FormErrors.of(checked, PasswordChangeForm::fieldOf));
             response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
             return VIEW;
         }
         try {
-            var updated = AccountPrincipal.of(accounts.changePassword(user.id(), actual, nueva,
+            var updated = AccountPrincipal.of(accounts.changePassword(user.id(), form.actual(), form.nueva(),
                     request.getSession().getId()));
             updated.eraseCredentials();
             var context = SecurityContextHolder.createEmptyContext();
