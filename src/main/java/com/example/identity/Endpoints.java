@@ -113,6 +113,8 @@ public final class Endpoints {
     /** Sign-up (registration/, decisions §18): the form, and the mailed link that creates the account. */
     public static final String REGISTRATION = "/registro";
     public static final String REGISTRATION_CONFIRM = "/registro/confirmar";
+    /** A parent's answer to a child's sign-up (decisions §27): the mailed links' page, open to anyone with the link. */
+    public static final String PARENTAL_CONSENT = "/tutor/consentir";
     /**
      * Login with other providers (federation/, decisions §19): the buttons' start ({@code + registrationId}),
      * Spring Security's redirect to the provider and its redirect URI, the proof before linking an address
@@ -122,6 +124,8 @@ public final class Endpoints {
     public static final String FEDERATED_AUTHORIZATION_ALL = "/oauth2/authorization/*";
     public static final String FEDERATED_REDIRECT_ALL = "/login/oauth2/code/*";
     public static final String FEDERATED_LINK = "/login/vincular";
+    /** A first login with another provider that gave no birth date asks it here, once, before the account exists (§27). */
+    public static final String FEDERATED_BIRTH_DATE = "/login/fecha-nacimiento";
     public static final String FEDERATED_LINK_DONE = "/login/vincular/terminar";
     /** Steam's OpenID 2.0 return ({@code openid.return_to}, federation/SteamLoginController, decisions §19). */
     public static final String STEAM_RETURN = "/login/steam/vuelta";

@@ -34,6 +34,8 @@ class IdentityPropertiesIT {
             "identity.tickets.ttl=0s | identity.tickets.ttl | must be between 1s and 300s",
             "identity.sanctions.end-check=0s | identity.sanctions.endCheck | must be between 1s and 1h",
             "identity.sanctions.end-check=2h | identity.sanctions.endCheck | must be between 1s and 1h",
+            "identity.minors.consent-age=12 | identity.minors.consentAge | must be greater than or equal to 13",
+            "identity.minors.consent-age=17 | identity.minors.consentAge | must be less than or equal to 16",
     })
     void badSettingStopsTheStartNamingTheProperty(String setting, String property, String reason, CapturedOutput output) {
         assertThatThrownBy(() -> start(setting)).isInstanceOf(Exception.class);

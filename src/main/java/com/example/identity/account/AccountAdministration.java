@@ -156,6 +156,15 @@ public class AccountAdministration {
         }).orElse(false);
     }
 
+    /** A parent withdrew the consent of a child's account (decisions §27): disabled as an admin disables one. */
+    @Transactional
+    public boolean disableWithoutParentalConsent(long userId) {
+        return live(userId).filter(UserAccount::isEnabled).map(u -> {
+            applyDisable(u);
+            return true;
+        }).orElse(false);
+    }
+
     private void applyDisable(UserAccount u) {
         u.disable(clock.instant());
         events.publishEvent(new AccountChanged(u.getId()));

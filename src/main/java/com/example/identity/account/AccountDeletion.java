@@ -106,6 +106,21 @@ public class AccountDeletion {
         return deleteLocked(userId, null, false, " (invitado sin uso)");
     }
 
+    /**
+     * A child's account whose parent refused the consent ({@code refused}) or did not answer within 7 days (decisions
+     * §27): the same deletion, audited as {@code usuario #<id> (consentimiento parental rechazado)} or {@code (sin
+     * consentimiento parental)}; nothing when the account is gone.
+     */
+    @Transactional
+    public Outcome deleteWithoutParentalConsent(long userId, boolean refused) {
+        List<String> found = jdbc.queryForList("select correo from users where id = ? for update", String.class, userId);
+        if (found.isEmpty()) {
+            return Outcome.NOT_FOUND;
+        }
+        return deleteLocked(userId, found.get(0), false,
+                refused ? " (consentimiento parental rechazado)" : " (sin consentimiento parental)");
+    }
+
     /** The deletion itself, the account's row locked; {@code correo} null for a guest, which has no address. */
     private Outcome deleteLocked(long userId, String correo, boolean self, String note) {
         Instant now = clock.instant();

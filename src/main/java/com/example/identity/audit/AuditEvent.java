@@ -100,7 +100,13 @@ public record AuditEvent(Type type, String subject, String actor) {
         /** A sanction lifted early at levantar.php or on the sanctions page. */
         SANCTION_LIFTED("Sanción levantada"),
         /** A sanction's end came (its hasta): the applications were told. */
-        SANCTION_ENDED("Sanción terminada");
+        SANCTION_ENDED("Sanción terminada"),
+        /** A parent allowed a child's account (decisions §27). */
+        PARENTAL_CONSENT_GIVEN("Consentimiento parental dado"),
+        /** A parent refused a child's account, which was deleted (decisions §27). */
+        PARENTAL_CONSENT_REFUSED("Consentimiento parental rechazado"),
+        /** A parent withdrew the consent of a child's account, which was disabled (decisions §27). */
+        PARENTAL_CONSENT_WITHDRAWN("Consentimiento parental retirado");
 
         private final String label;
 

@@ -36,7 +36,12 @@ public interface Purge {
          * Guest players idle longer than {@code identity.guests.max-idle}, deleted as any account (decisions §24): the
          * setting is the guests' own, so the cutoff given is now.
          */
-        IDLE_GUESTS
+        IDLE_GUESTS,
+        /**
+         * Children's accounts whose parent did not answer within 7 days (decisions §27), deleted as any account (no
+         * setting: the cutoff is now).
+         */
+        UNANSWERED_CONSENTS
     }
 
     /** The kind of rows this purge forgets. */

@@ -23,6 +23,7 @@ final class AuditSubjects {
             "of-user", "by-user", "passkey-disabled-account", "password-second-factor", "with-passkey",
             "with-recovery-code", "all-others", "one-session", "third-party", "first-party", "signing-from",
             "attempts-refused", "no-longer-developer", "by-an-admin", "for-the-application", "idle-guest", "imported-hash", "guest", "by-sign-up",
+            "parental-consent-refused", "no-parental-consent",
             "second-factor", "passkey-named", "passkey", "user", "authorization", "application", "key");
 
     /** An e-mail change: {@code usuario #4 de old@x a new@x}, or its request {@code usuario #4 a new@x}. */

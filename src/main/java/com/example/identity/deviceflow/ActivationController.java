@@ -29,6 +29,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.LoginFactors;
 import com.example.identity.client.DatabaseRegisteredClientRepository;
 import com.example.identity.consent.Consents;
+import com.example.identity.minors.Minors;
 import com.example.identity.sanctions.Sanctions;
 import com.example.identity.sanctions.SuspensionNotice;
 
@@ -49,6 +50,7 @@ import com.example.identity.sanctions.SuspensionNotice;
  *
  * <p>A person whom a sanction keeps out of the application (one there, or in every application: decisions §26) is
  * shown why and until when, with a 403, and nothing is decided: the console's code stays pending until it expires.
+ * So is a child whose parent has not allowed the account yet (decisions §27), told that it waits for that.
  */
 @Controller
 class ActivationController {
@@ -63,6 +65,9 @@ class ActivationController {
                     + "hasta que retires el permiso");
     private static final List<String> SCOPE_ORDER = List.of("openid", "profile", "email", "offline_access");
 
+    static final String AWAITING_CONSENT = "Tu cuenta espera el permiso de tu madre, padre o tutor: hasta entonces no puedes "
+            + "autorizar dispositivos.";
+
     private final DeviceAuthorizations devices;
     private final RegisteredClientRepository clients;
     private final AccountService accounts;
@@ -70,9 +75,11 @@ class ActivationController {
     private final UserCodeGuesses guesses;
     private final Sanctions sanctions;
     private final Clock clock;
+    private final Minors minors;
 
     ActivationController(DeviceAuthorizations devices, RegisteredClientRepository clients, AccountService accounts,
-            Consents consents, UserCodeGuesses guesses, Sanctions sanctions, Clock clock) {
+            Consents consents, UserCodeGuesses guesses, Sanctions sanctions, Clock clock, Minors minors) {
+        this.minors = minors;
         this.sanctions = sanctions;
         this.devices = devices;
         this.clients = clients;
@@ -128,6 +135,13 @@ class ActivationController {
             response.setStatus(HttpStatus.FORBIDDEN.value());
             model.addAttribute("userCode", "");
             model.addAttribute("suspension", SuspensionNotice.of(sanction.get()));
+            return VIEW;
+        }
+        if (minors.awaitingConsent(user.id())) {
+            // decisions §27: nothing is decided until a parent allowed the account; the console's code stays pending
+            response.setStatus(HttpStatus.FORBIDDEN.value());
+            model.addAttribute("userCode", "");
+            model.addAttribute("error", AWAITING_CONSENT);
             return VIEW;
         }
         String userCode = UserCodes.display(UserCodes.normalize(typed).orElseThrow());

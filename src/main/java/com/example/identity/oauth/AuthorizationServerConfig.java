@@ -61,6 +61,7 @@ import com.example.identity.oauth.token.TicketExchange;
 import com.example.identity.oauth.token.TicketGenerator;
 import com.example.identity.oauth.token.GrantHolders;
 import com.example.identity.oauth.token.TicketSettings;
+import com.example.identity.minors.Minors;
 import com.example.identity.sanctions.Sanctions;
 import com.example.identity.oauth.token.TokenEndpointCustomizer;
 import com.example.identity.oauth.token.TokenRequestConverter;
@@ -198,10 +199,13 @@ class AuthorizationServerConfig {
                 proofs);
     }
 
-    /** Whom the refresh and device code grants issue tokens for: the enabled account no sanction keeps out. */
+    /**
+     * Whom the refresh and device code grants issue tokens for: the enabled account no sanction keeps out, whose
+     * parent has allowed it if it is a child's (decisions §27).
+     */
     @Bean
-    GrantHolders grantHolders(AccountService accounts, Sanctions sanctions) {
-        return new GrantHolders(accounts, sanctions);
+    GrantHolders grantHolders(AccountService accounts, Sanctions sanctions, Minors minors) {
+        return new GrantHolders(accounts, sanctions, minors);
     }
 
     /**
@@ -286,9 +290,9 @@ class AuthorizationServerConfig {
      */
     @Bean
     OAuth2TokenGenerator<OAuth2Token> tokenGenerator(JwtEncoder jwtEncoder, ApiTokenService tokens,
-            RefreshTokens refreshTokens, TicketSettings tickets, Clock clock) {
+            RefreshTokens refreshTokens, TicketSettings tickets, Clock clock, Minors minors) {
         var idTokens = new JwtGenerator(jwtEncoder);
-        idTokens.setJwtCustomizer(new IdTokenClaims());
+        idTokens.setJwtCustomizer(new IdTokenClaims(minors));
         return new DelegatingOAuth2TokenGenerator(new ReferenceAccessTokenGenerator(tokens, clock),
                 new RefreshTokenGenerator(refreshTokens), idTokens, new TicketGenerator(jwtEncoder, tickets, clock));
     }

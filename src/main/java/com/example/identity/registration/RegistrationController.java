@@ -14,6 +14,7 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.server.ResponseStatusException;
@@ -26,11 +27,15 @@ import com.example.identity.account.UserAccount;
 import com.example.identity.common.LocalRedirect;
 import com.example.identity.guestaccount.GuestConversion;
 import com.example.identity.guestaccount.Guests;
+import com.example.identity.minors.BirthDates;
+import com.example.identity.minors.ParentalConsents;
+import com.example.identity.minors.RefusedField;
 import com.example.identity.signin.ReturnToApplication;
 
 /**
  * The sign-up pages (decisions §18), open to anyone while {@code identity.registration.enabled}: the form
- * at {@code /registro} (fields {@code correo}, {@code primer_nombre}, {@code password}, and {@code redirect},
+ * at {@code /registro} (fields {@code correo}, {@code primer_nombre}, {@code password}, {@code fecha_nacimiento} and,
+ * under the consent age, {@code correo_tutor} (decisions §27, asked once the date says so), and {@code redirect},
  * the authorization request that led here) gives the same answer for a new and a taken address; the mailed
  * link {@code /registro/confirmar?token=} shows a button, and its POST (not the link's GET: a mail scanner
  * that opens links creates nothing) creates the account, logs it in and continues the authorization request.
@@ -59,9 +64,11 @@ class RegistrationController {
     private final SignUpLogin login;
     private final Guests guests;
     private final Clock clock;
+    private final ParentalConsents minors;
 
     RegistrationController(Registrations registrations, RegistrationSettings settings, RateLimits limits,
-            RegisteredClientRepository clients, SignUpLogin login, Guests guests, Clock clock) {
+            RegisteredClientRepository clients, SignUpLogin login, Guests guests, Clock clock, ParentalConsents minors) {
+        this.minors = minors;
         this.guests = guests;
         this.clock = clock;
         this.registrations = registrations;
@@ -69,6 +76,12 @@ class RegistrationController {
         this.limits = limits;
         this.clients = clients;
         this.login = login;
+    }
+
+    /** The consent age the form's birth date field mentions (decisions §27). */
+    @ModelAttribute("consentAge")
+    int consentAge() {
+        return minors.consentAge();
     }
 
     private void enabledOr404(HttpServletResponse response) {
@@ -137,29 +150,39 @@ class RegistrationController {
     }
 
     @PostMapping(Endpoints.REGISTRATION)
-    String signUp(@RequestParam(required = false) String correo,
-            @RequestParam(name = "primer_nombre", required = false) String primerNombre,
-            @RequestParam(required = false) String password, @RequestParam(required = false) String redirect,
-            HttpServletRequest request, HttpServletResponse response, Model model) {
+    String signUp(@ModelAttribute SignUpFields typed, HttpServletRequest request, HttpServletResponse response,
+            Model model) {
         enabledOr404(response);
         // another provider's login that gave no address (D38): the same form without a password
         IdentitySignUp.Identity identity = IdentitySignUp.of(request);
         model.addAttribute("identity", identity);
         // a guest's sign-up (decisions §24): its link converts the guest this session was opened for
         Long guestId = guestBeingConverted(request, model);
-        String continueTo = checked(identity != null ? identity.redirect() : redirect);
+        String continueTo = checked(identity != null ? identity.redirect() : typed.redirect());
         model.addAttribute("redirect", continueTo);
-        model.addAttribute("correo", correo == null || correo.length() > 254 ? "" : correo.strip());
-        model.addAttribute("primerNombre", primerNombre == null || primerNombre.length() > 100 ? "" : primerNombre);
-        Registrations.Form form;
+        model.addAttribute("correo", SignUpFields.shown(typed.correo(), 254));
+        model.addAttribute("primerNombre", typed.primerNombre() == null || typed.primerNombre().length() > 100
+                ? "" : typed.primerNombre());
+        model.addAttribute("fechaNacimiento", SignUpFields.shown(typed.fechaNacimiento(), 10));
+        model.addAttribute("correoTutor", SignUpFields.shown(typed.correoTutor(), 254));
+        // the parent's address is asked once the birth date says so, and kept on the form once typed
+        model.addAttribute("askTutor", !SignUpFields.shown(typed.correoTutor(), 254).isEmpty());
+        SignUpForm form;
         try {
-            form = identity == null ? Registrations.check(correo, primerNombre, password)
-                    : Registrations.check(correo, primerNombre, identity);
+            form = SignUpForm.check(typed.correo(), typed.primerNombre(), typed.password(), identity);
+            ParentalConsents.SignUpAge age = minors.checkSignUp(typed.fechaNacimiento(), typed.correoTutor(), form.correo());
+            form = form.born(age.birth(), age.tutor());
         }
-        catch (Registrations.InvalidField e) {
+        catch (SignUpForm.InvalidField e) {
             return refused(response, model, e.field, e.getMessage());
         }
         catch (AccountService.InvalidAccountException e) {
+            return refused(response, model, e.field(), e.getMessage());
+        }
+        catch (RefusedField e) {
+            if (ParentalConsents.FIELD.equals(e.field())) {
+                model.addAttribute("askTutor", true);
+            }
             return refused(response, model, e.field(), e.getMessage());
         }
         String address = BUDGET_PREFIX + ClientAddress.key(request);

@@ -1,9 +1,11 @@
 package com.example.identity.registration;
 
+import java.sql.Date;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +28,8 @@ import com.example.identity.account.UserAccount;
 import com.example.identity.common.ClusterLock;
 import com.example.identity.common.Purge;
 import com.example.identity.crypto.Secrets;
+import com.example.identity.minors.BirthDates;
+import com.example.identity.minors.ParentalConsents;
 import com.example.identity.web.Languages;
 
 /**
@@ -58,9 +62,11 @@ class Registrations implements Purge, DisposableBean {
     private final ThreadPoolExecutor background;
     private final IdentitySignUp.Links links;
     private final GuestSignUps guestSignUps;
+    private final ParentalConsents minors;
 
     Registrations(JdbcTemplate jdbc, AccountService accounts, RegistrationMails mails, ClusterLock lock, Clock clock,
-            IdentitySignUp.Links links, GuestSignUps guestSignUps) {
+            IdentitySignUp.Links links, GuestSignUps guestSignUps, ParentalConsents minors) {
+        this.minors = minors;
         this.links = links;
         this.guestSignUps = guestSignUps;
         this.jdbc = jdbc;
@@ -77,65 +83,12 @@ class Registrations implements Purge, DisposableBean {
     }
 
     /**
-     * What the form asked for, checked: the address normalised, the name cleaned; with another provider's
-     * identity (D38) no password, and that identity.
-     */
-    record Form(String correo, String primerNombre, @Nullable String password, IdentitySignUp.@Nullable Identity identity) {
-
-        Form(String correo, String primerNombre, String password) {
-            this(correo, primerNombre, password, null);
-        }
-
-        @Override
-        public String toString() {
-            return "Form[" + correo + "]";
-        }
-    }
-
-    /**
-     * Checks the form with the rules of every account (address shape, the name's rule, the password's rule of
-     * {@code /cuenta/contrasena}).
-     *
-     * @throws AccountService.InvalidAccountException with field {@code correo}, {@code primer_nombre} or
-     *     {@code password} and the Spanish reason
-     */
-    static Form check(@Nullable String correo, @Nullable String primerNombre, @Nullable String password) {
-        String typed = correo == null ? "" : correo.strip();
-        if (!AccountService.isValidEmail(typed)) {
-            throw new InvalidField("correo", "Escribe una dirección de correo válida");
-        }
-        String name = AccountService.checkName(primerNombre);
-        AccountService.checkChosenPassword(password);
-        return new Form(UserAccount.normalizeEmail(typed), name, password);
-    }
-
-    /** The form of a sign-up with another provider's identity: the address and the name, no password. */
-    static Form check(@Nullable String correo, @Nullable String primerNombre, IdentitySignUp.Identity identity) {
-        String typed = correo == null ? "" : correo.strip();
-        if (!AccountService.isValidEmail(typed)) {
-            throw new InvalidField("correo", "Escribe una dirección de correo válida");
-        }
-        return new Form(UserAccount.normalizeEmail(typed), AccountService.checkName(primerNombre), null, identity);
-    }
-
-    /** A field of the form refused. */
-    static final class InvalidField extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final String field;
-
-        InvalidField(String field, String message) {
-            super(message);
-            this.field = field;
-        }
-    }
-
-    /**
      * A checked sign-up: the password hashed now, then the rest in the background; returns at once.
      *
      * @param continueTo the checked authorization request that led here (a local path), or null
      * @param guestId the guest whose progress it keeps (decisions §24: its link converts that account), or null
      */
-    void request(Form form, @Nullable String continueTo, @Nullable Long guestId) {
+    void request(SignUpForm form, @Nullable String continueTo, @Nullable Long guestId) {
         // a sign-up with another provider's identity has no password: the same hashing work all the same
         String hash = accounts.hash(form.password() == null ? Secrets.randomUrlSafe(32) : form.password());
         Locale language = Languages.current(); // the page's language; the background thread serves no request
@@ -153,7 +106,7 @@ class Registrations implements Purge, DisposableBean {
      * The row and the mail of a sign-up, under the per-address budget: a new address gets the link, a taken one the
      * notice; a guest's (decisions §24) its link either way, whose page tells the mailbox alone which it is.
      */
-    private void send(Form form, String hash, @Nullable String continueTo, Locale language, @Nullable Long guestId) {
+    private void send(SignUpForm form, String hash, @Nullable String continueTo, Locale language, @Nullable Long guestId) {
         String token = Secrets.randomUrlSafe(32);
         String digest = Secrets.sha256Hex(token);
         Boolean taken = lock.holding(LOCK, () -> {
@@ -167,10 +120,13 @@ class Registrations implements Purge, DisposableBean {
             boolean link = !exists || guestId != null;
             var identity = link ? form.identity() : null;
             jdbc.update("insert into pending_registrations (correo, primer_nombre, password_hash, token_digest, "
-                    + "continue_to, created_at, expires_at, guest_id) values (?, ?, ?, ?, ?, ?, ?, ?)", form.correo(),
-                    link ? form.primerNombre() : null, exists || identity != null ? null : hash,
+                    + "continue_to, created_at, expires_at, guest_id, fecha_nacimiento, correo_tutor) "
+                    + "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    form.correo(), link ? form.primerNombre() : null, exists || identity != null ? null : hash,
                     link ? digest : null, link ? continueTo : null, Timestamp.from(now),
-                    Timestamp.from(now.plus(LIFETIME)), guestId);
+                    Timestamp.from(now.plus(LIFETIME)), guestId,
+                    link && form.fechaNacimiento() != null ? Date.valueOf(form.fechaNacimiento()) : null,
+                    link ? form.correoTutor() : null);
             if (identity != null) {
                 jdbc.update("insert into pending_identities (token_digest, provider, subject, expires_at) values (?, ?, ?, ?)",
                         digest, identity.provider(), identity.subject(), Timestamp.from(now.plus(LIFETIME)));
@@ -258,7 +214,7 @@ class Registrations implements Purge, DisposableBean {
             return Optional.empty();
         }
         List<Map<String, Object>> rows = jdbc.queryForList("select r.id, r.correo, r.primer_nombre, r.password_hash, r.continue_to, "
-                + "r.guest_id, i.provider, i.subject "
+                + "r.guest_id, r.fecha_nacimiento, r.correo_tutor, i.provider, i.subject "
                 + "from pending_registrations r left join pending_identities i on i.token_digest = r.token_digest "
                 + "where r.token_digest = ? and r.used_at is null and r.expires_at > ?",
                 Secrets.sha256Hex(token), Timestamp.from(clock.instant()));
@@ -307,9 +263,15 @@ class Registrations implements Purge, DisposableBean {
         String provider = (String) row.get().get("provider");
         String name = (String) row.get().get("primer_nombre");
         String subject = (String) row.get().get("subject");
+        LocalDate birth = BirthDates.dateOf(row.get().get("fecha_nacimiento"));
+        String tutor = (String) row.get().get("correo_tutor");
         if (row.get().get("guest_id") instanceof Number guestId) {
-            return guestSignUps.convert(guestId.longValue(), name, correo,
+            Confirmation converted = guestSignUps.convert(guestId.longValue(), name, correo,
                     chosenHash != null ? chosenHash : (String) row.get().get("password_hash"), provider, subject);
+            if (converted.outcome() == Outcome.CONVERTED) {
+                minors.accountMade(converted.account(), birth, tutor); // a child's progress waits for the parent (D49)
+            }
+            return converted;
         }
         UserAccount account;
         if (provider == null) {
@@ -325,6 +287,7 @@ class Registrations implements Purge, DisposableBean {
                 return new Confirmation(Outcome.LINK_UNUSABLE, null, null, null);
             }
         }
+        minors.accountMade(account, birth, tutor); // the birth date; under the consent age, the parent's mail
         return new Confirmation(Outcome.CREATED, account, (String) row.get().get("continue_to"), null);
     }
 

@@ -25,8 +25,9 @@ import com.example.identity.common.Purge.Kind;
  * whose code expired longer ago than {@code codes} (1 day), device flow runs, password recovery and e-mail change
  * links that expired as long ago, the login throttle's pairs that are neither locked nor known any more, and the
  * guessing budgets of {@code /activar} that are full again, the DPoP proofs and pushed authorization requests whose
- * minute has passed, and the guest players idle longer than {@code identity.guests.max-idle} (deleted as any
- * account, a few hundred a run). Each of the others is one DELETE (the first three on an indexed time column).
+ * minute has passed, the guest players idle longer than {@code identity.guests.max-idle} (deleted as any
+ * account, a few hundred a run), and children's accounts whose parent did not answer within 7 days (decisions §27,
+ * deleted the same way). Each of the others is one DELETE (the first three on an indexed time column).
  * <p>
  * One instance at a time runs it ({@link ClusterLock#runIfFree}: an instance that finds another one at it
  * skips that hour's run), all purges in that one transaction.
@@ -69,10 +70,12 @@ class RetentionJob {
         int budgets = purged.get(Kind.GUESSING_BUDGETS);
         int proofs = purged.get(Kind.SEEN_PROOFS);
         int guests = purged.get(Kind.IDLE_GUESTS);
-        if (codes + ended + rows + pairs + budgets + proofs + guests > 0) {
+        int unanswered = purged.get(Kind.UNANSWERED_CONSENTS);
+        if (codes + ended + rows + pairs + budgets + proofs + guests + unanswered > 0) {
             log.info("Retention: purged {} expired authorizations and device runs, {} ended tokens, {} audit rows, {} login pairs "
                     + "neither locked nor known, {} full guessing budgets of /activar, {} DPoP proofs and pushed requests "
-                    + "past their time, {} idle guests", codes, ended, rows, pairs, budgets, proofs, guests);
+                    + "past their time, {} idle guests, {} children's accounts without a parent's answer", codes, ended, rows,
+                    pairs, budgets, proofs, guests, unanswered);
         }
     }
 
@@ -82,7 +85,7 @@ class RetentionJob {
             case ENDED_TOKENS -> now.minus(retention.tokens());
             case EXPIRED_CODES -> now.minus(retention.codes());
             case AUDIT_ROWS -> now.minus(retention.audit());
-            case LOGIN_PAIRS, GUESSING_BUDGETS, SEEN_PROOFS, IDLE_GUESTS -> now;
+            case LOGIN_PAIRS, GUESSING_BUDGETS, SEEN_PROOFS, IDLE_GUESTS, UNANSWERED_CONSENTS -> now;
         };
     }
 }

@@ -27,7 +27,7 @@ class DataExport {
     static final List<String> SECTIONS = List.of("perfil", "tokens_api", "aplicaciones", "autorizaciones",
             "refresh_tokens", "consentimientos", "dispositivos", "recuperaciones_contrasena", "segundo_factor",
             "cambios_correo", "sesiones", "llaves_acceso", "invitado", "cuentas_vinculadas", "sanciones",
-            "eventos_auditoria");
+            "fecha_nacimiento", "consentimiento_parental", "eventos_auditoria");
 
     private final Map<String, PersonalData> parts = new LinkedHashMap<>();
     private final Clock clock;

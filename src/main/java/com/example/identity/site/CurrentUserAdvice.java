@@ -18,7 +18,7 @@ import com.example.identity.account.AccountPrincipal;
         "com.example.identity.signin", "com.example.identity.settings", "com.example.identity.dashboard",
         "com.example.identity.consent", "com.example.identity.deviceflow", "com.example.identity.recovery",
         "com.example.identity.registration", "com.example.identity.federation",
-        "com.example.identity.openapi" })
+        "com.example.identity.openapi", "com.example.identity.minors" })
 class CurrentUserAdvice {
 
     @ModelAttribute("currentUser")

@@ -42,12 +42,13 @@ class WebSecurityConfig {
                 .requestMatchers(Endpoints.API_REFERENCE, Endpoints.WEBJARS_ALL).permitAll()
                 // password recovery (recovery/PasswordRecoveryController): for those who cannot log in
                 .requestMatchers(Endpoints.RECOVERY_REQUEST, Endpoints.RECOVERY_RESET).permitAll()
-                // sign-up (registration/): for those who have no account yet; off answers 404
-                .requestMatchers(Endpoints.REGISTRATION, Endpoints.REGISTRATION_CONFIRM).permitAll()
+                // sign-up (registration/): for those who have no account yet; off answers 404; a parent's answer to it (minors/)
+                .requestMatchers(Endpoints.REGISTRATION, Endpoints.REGISTRATION_CONFIRM, Endpoints.PARENTAL_CONSENT).permitAll()
                 // login with another provider (federation/): the start, Spring Security's two steps, the proof
                 // of an account before linking; the end of that proof needs the login it completes
                 .requestMatchers(Endpoints.FEDERATED_START + "*", Endpoints.FEDERATED_AUTHORIZATION_ALL,
-                        Endpoints.FEDERATED_REDIRECT_ALL, Endpoints.FEDERATED_LINK, Endpoints.STEAM_RETURN).permitAll()
+                        Endpoints.FEDERATED_REDIRECT_ALL, Endpoints.FEDERATED_LINK, Endpoints.STEAM_RETURN,
+                        Endpoints.FEDERATED_BIRTH_DATE).permitAll()
                 // the login's second step (signin/SecondStepController): the session is not logged in until it ends
                 .requestMatchers(Endpoints.SECOND_STEP, Endpoints.SECOND_STEP_ENROL).permitAll()
                 // the new address's confirmation link may be opened on any device (account/EmailChanges)

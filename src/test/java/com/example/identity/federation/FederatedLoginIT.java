@@ -207,7 +207,7 @@ class FederatedLoginIT {
         assertThat(form.body()).contains("id=\"signup-unverified\"").contains("que no ha confirmado tu dirección de correo")
                 .contains("value=\"" + email + "\"").contains("value=\"" + name + "\"")
                 .doesNotContain("name=\"password\"");
-        HttpResponse<String> sent = browser.postForm("/registro", Map.of("correo", email, "primer_nombre", name,
+        HttpResponse<String> sent = browser.postForm("/registro", Map.of("correo", email, "primer_nombre", name, "fecha_nacimiento", "1990-05-17",
                 "_csrf", WebClient.csrfOf(form.body())), "X-Forwarded-For", clientAddress());
         assertThat(sent.statusCode()).isEqualTo(200);
         assertThat(sent.body()).contains("Te hemos enviado un correo a");
@@ -281,7 +281,7 @@ class FederatedLoginIT {
         // the victim signs up with a password of their own
         HttpResponse<String> form = victimsBrowser.get("/registro");
         assertThat(victimsBrowser.postForm("/registro", Map.of("correo", victim, "primer_nombre", "Víctor", "password",
-                "victims-own-password", "_csrf", WebClient.csrfOf(form.body())), "X-Forwarded-For", clientAddress())
+                "victims-own-password", "fecha_nacimiento", "1990-05-17", "_csrf", WebClient.csrfOf(form.body())), "X-Forwarded-For", clientAddress())
                 .statusCode()).isEqualTo(200);
         String victimsLink = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
             for (var mail : MailFiles.all(victim, "Confirma tu cuenta")) {

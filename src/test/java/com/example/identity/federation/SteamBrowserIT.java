@@ -56,6 +56,7 @@ class SteamBrowserIT extends BrowserPerTest {
         assertThat(browser.findElements(By.id("password"))).isEmpty();
         browser.findElement(By.id("correo")).sendKeys("jugador-" + UUID.randomUUID() + "@example.com");
         browser.findElement(By.id("primer_nombre")).sendKeys("Gabe");
+        Chromium.fillDate(browser, By.id("fecha_nacimiento"), "1990-05-17");
         Chromium.screenshot(browser, "steam-correo");
         Chromium.submit(browser, By.cssSelector("#signup-form button[type=submit]"));
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.findElements(By.id("signup-sent")).isEmpty());

@@ -152,7 +152,7 @@ class SteamLoginIT {
         assertThat(form).contains("id=\"signup-identity\"").contains("Es la primera vez que entras")
                 .contains("<strong>Steam</strong>").doesNotContain("name=\"password\"");
         String correo = "steam-" + UUID.randomUUID() + "@example.com";
-        HttpResponse<String> sent = web.postForm("/registro", Map.of("correo", correo, "primer_nombre", "Gabe",
+        HttpResponse<String> sent = web.postForm("/registro", Map.of("correo", correo, "primer_nombre", "Gabe", "fecha_nacimiento", "1990-05-17",
                 "_csrf", WebClient.csrfOf(form)), "X-Forwarded-For", "198.51.100." + (1 + (int) (Math.random() * 250)));
         assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
         assertThat(sent.body()).contains("id=\"signup-sent\"");

@@ -67,7 +67,7 @@ class DiscoveryAndKeysIT extends OAuthTestBase {
                 .containsExactly("client_secret_basic", "client_secret_post");
         assertThat(strings(doc, "claims_supported")).containsExactlyInAnyOrder("iss", "aud", "sub", "exp", "iat",
                 "auth_time", "nonce", "azp", "amr", "acr", "email", "email_verified", "name", "given_name", "sid",
-                "invitado");
+                "invitado", "menor", "consentimiento_parental");
         assertThat(strings(doc, "prompt_values_supported")).containsExactly("none", "login", "consent");
         assertThat(strings(doc, "display_values_supported")).containsExactly("page", "popup");
         assertThat(strings(doc, "ui_locales_supported")).containsExactly("es", "en");

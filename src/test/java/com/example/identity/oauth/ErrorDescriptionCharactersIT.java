@@ -39,6 +39,9 @@ class ErrorDescriptionCharactersIT extends OAuthTestBase {
     @Autowired
     SanctionService sanctions;
 
+    @Autowired
+    com.example.identity.common.CacheInvalidation invalidation;
+
     @ParameterizedTest
     @EnumSource(AuthorizeError.class)
     void everyAuthorizationErrorDescriptionIsOfRfc6749sCharacters(AuthorizeError error) {
@@ -90,6 +93,18 @@ class ErrorDescriptionCharactersIT extends OAuthTestBase {
                 User user = newLoggedInUser("Sancho");
                 sanctions.place(Sanctioner.of(new Caller(accounts.findByEmail("admin@example.com").orElseThrow().getId(),
                         true)), user.id(), "Trampas", null, client.clientId());
+                yield refusal(user.browser(), client, Map.of());
+            }
+            case AWAITING_PARENTAL_CONSENT -> {
+                // a child's account whose parent has not answered yet (decisions §27), written directly
+                User user = newLoggedInUser("Nico");
+                jdbc.update("insert into birth_dates (user_id, fecha_nacimiento) values (?, ?)", user.id(),
+                        java.sql.Date.valueOf(java.time.LocalDate.now().minusYears(12)));
+                jdbc.update("insert into parental_consents (user_id, correo_tutor, estado, language, requested_at, expires_at) "
+                        + "values (?, ?, 'pendiente', 'es', ?, ?)", user.id(), "tutor-" + UUID.randomUUID() + "@example.com",
+                        java.sql.Timestamp.from(java.time.Instant.now()),
+                        java.sql.Timestamp.from(java.time.Instant.now().plusSeconds(3600)));
+                invalidation.evict("minors", Long.toString(user.id()));
                 yield refusal(user.browser(), client, Map.of());
             }
         };

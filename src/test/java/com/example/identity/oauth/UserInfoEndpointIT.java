@@ -189,7 +189,7 @@ class UserInfoEndpointIT extends OAuthTestBase {
 
             assertUserInfoResponse(response);
             assertThat(response.body()).isEqualTo("{\"sub\":\"user:" + userId + "\",\"email\":\"" + email
-                    + "\",\"email_verified\":false,\"name\":\"Lucía\",\"given_name\":\"Lucía\",\"invitado\":false}");
+                    + "\",\"email_verified\":false,\"name\":\"Lucía\",\"given_name\":\"Lucía\",\"invitado\":false,\"menor\":false}");
             assertThat(json(response).get("sub").asString()).isEqualTo(idToken.getSubject());
         }
     }

@@ -64,6 +64,7 @@ class GuestConversionBrowserIT extends BrowserTest {
         browser.findElement(By.id("correo")).sendKeys(email);
         browser.findElement(By.id("primer_nombre")).clear();
         browser.findElement(By.id("primer_nombre")).sendKeys("Noa");
+        Chromium.fillDate(browser, By.id("fecha_nacimiento"), "1990-05-17");
         browser.findElement(By.id("password")).sendKeys("my-own-password-123");
         Chromium.submit(browser, By.cssSelector("#signup-form button[type=submit]"));
     }

@@ -130,6 +130,7 @@ class GuestSignUpIT {
         fields.put("correo", correo);
         fields.put("primer_nombre", "Nerea");
         fields.put("password", PASSWORD);
+        fields.put("fecha_nacimiento", "1990-05-17");
         fields.put("_csrf", WebClient.csrfOf(form.body()));
         return browser.postForm("/registro", fields, "X-Forwarded-For", clientAddress());
     }
@@ -187,6 +188,7 @@ class GuestSignUpIT {
         fields.put("correo", correo);
         fields.put("primer_nombre", "Nerea");
         fields.put("password", PASSWORD);
+        fields.put("fecha_nacimiento", "1990-05-17");
         fields.put("_csrf", WebClient.csrfOf(page.body()));
         HttpResponse<String> sent = browser.postForm("/registro", fields, "X-Forwarded-For", clientAddress());
         assertThat(sent.statusCode()).isEqualTo(200);

@@ -132,6 +132,7 @@ class RegistrationIT {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("correo", correo);
         fields.put("primer_nombre", nombre);
+        fields.put("fecha_nacimiento", "1990-05-17");
         fields.put("password", password);
         fields.put("_csrf", WebClient.csrfOf(form.body()));
         if (redirect != null) {

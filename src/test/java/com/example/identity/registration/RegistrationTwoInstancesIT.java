@@ -44,7 +44,7 @@ class RegistrationTwoInstancesIT {
     static HttpResponse<String> signUp(int node, String correo, String from) {
         var web = new WebClient(cluster.port(node));
         return web.postForm("/registro", Map.of("correo", correo, "primer_nombre", "Nodo", "password",
-                "a-long-password-1", "_csrf", web.csrfFrom("/registro")), "X-Forwarded-For", from);
+                "a-long-password-1", "fecha_nacimiento", "1990-05-17", "_csrf", web.csrfFrom("/registro")), "X-Forwarded-For", from);
     }
 
     @Test

@@ -41,6 +41,7 @@ class SignUpBrowserIT extends BrowserTest {
         assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/registro");
         browser.findElement(By.id("correo")).sendKeys(email);
         browser.findElement(By.id("primer_nombre")).sendKeys("Noa");
+        Chromium.fillDate(browser, By.id("fecha_nacimiento"), "1990-05-17");
         browser.findElement(By.id("password")).sendKeys("my-own-password-123");
         Chromium.screenshot(browser, "registro");
         Chromium.submit(browser, By.cssSelector("#signup-form button[type=submit]"));
@@ -84,6 +85,7 @@ class SignUpBrowserIT extends BrowserTest {
         browser.get(base() + "/registro");
         browser.findElement(By.id("correo")).sendKeys(email);
         browser.findElement(By.id("primer_nombre")).sendKeys("Intrusa");
+        Chromium.fillDate(browser, By.id("fecha_nacimiento"), "1990-05-17");
         browser.findElement(By.id("password")).sendKeys("the-typists-password");
         Chromium.submit(browser, By.cssSelector("#signup-form button[type=submit]"));
         Chromium.find(browser, By.id("signup-sent"));

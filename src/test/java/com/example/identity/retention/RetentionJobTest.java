@@ -97,7 +97,9 @@ class RetentionJobTest {
                 new Call(Kind.GUESSING_BUDGETS, NOW, NOW),
                 new Call(Kind.SEEN_PROOFS, NOW, NOW),
                 // the guests' own setting (identity.guests.max-idle) is applied by their purge
-                new Call(Kind.IDLE_GUESTS, NOW, NOW));
+                new Call(Kind.IDLE_GUESTS, NOW, NOW),
+                // decisions §27's 7 days are the consents' own
+                new Call(Kind.UNANSWERED_CONSENTS, NOW, NOW));
     }
 
     @Test

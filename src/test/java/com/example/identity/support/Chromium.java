@@ -143,4 +143,14 @@ public final class Chromium {
     public static WebElement find(WebDriver driver, By by) {
         return new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(by));
     }
+
+    /**
+     * Fills a date field ({@code <input type="date">}) with {@code isoDate} ({@code YYYY-MM-DD}): what a person picks
+     * in the calendar, set as the field's value, since the keys a date field takes depend on the browser's locale.
+     */
+    public static void fillDate(WebDriver driver, By field, String isoDate) {
+        ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
+                driver.findElement(field), isoDate);
+    }
 }

@@ -118,7 +118,8 @@ class EnglishPagesIT {
         pages.put("POST /registro (errors)", shown(web, web.postForm("/registro", Map.of("correo", "not an address", "primer_nombre",
                 "", "password", "short", "_csrf", csrf))));
         pages.put("POST /registro", shown(web, web.postForm("/registro", Map.of("correo", "new-" + UUID.randomUUID() + "@example.com",
-                "primer_nombre", "Eve", "password", "a-long-enough-password-1", "_csrf", web.csrfFrom("/registro")))));
+                "primer_nombre", "Eve", "password", "a-long-enough-password-1", "fecha_nacimiento", "1990-05-17", "_csrf",
+                web.csrfFrom("/registro")))));
         pages.put("POST /login/recuperar", shown(web, web.postForm("/login/recuperar", Map.of("correo", "nobody@example.com",
                 "_csrf", web.csrfFrom("/login/recuperar")))));
         pages.put("POST /login/recuperar (error)", shown(web, web.postForm("/login/recuperar", Map.of("correo", "x",

@@ -150,7 +150,7 @@ class LanguagesIT {
             var web = new WebClient(port);
             String csrf = WebClient.csrfOf(web.get("/registro?lang=en", "Accept-Language", "es").body());
             var answer = web.postForm("/registro", Map.of("correo", email, "primer_nombre", "Eve", "password",
-                    "a-long-enough-password-1", "_csrf", csrf), "Accept-Language", "es");
+                    "a-long-enough-password-1", "fecha_nacimiento", "1990-05-17", "_csrf", csrf), "Accept-Language", "es");
             assertThat(answer.statusCode()).isIn(200, 302);
         }
 

@@ -57,7 +57,7 @@ public class AuthorizationEndpointCustomizer implements ChainCustomizer {
             .addFilterBefore(steps.pushedRequest(), CsrfFilter.class)
             // after Spring Authorization Server validated the authorization request, before the login page
             .addFilterBefore(steps.authenticationRequest(), AuthorizationFilter.class)
-            // a sanctioned person gets no code for the application (decisions §26)
+            // a sanctioned person, or a child waiting for a parent's consent, gets no code for the application (§26, §27)
             .addFilterBefore(steps.sanction(), AuthorizationFilter.class)
             .addFilterBefore(new PasswordChangeGate(), AuthorizationFilter.class)
             // then the consent of a third-party application, offline_access or prompt=consent

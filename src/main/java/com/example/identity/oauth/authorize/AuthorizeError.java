@@ -32,7 +32,9 @@ public enum AuthorizeError {
             "Ningun inicio de sesion de este servicio tiene el nivel (acr) pedido como esencial; el unico es mfa"),
     OTHER_SUBJECT("access_denied", "La sesion iniciada es de otra cuenta que la pedida en claims (sub)"),
     /** A sanction keeps the person out of this application, or of all (decisions §26). */
-    SUSPENDED("access_denied", "La cuenta esta suspendida en esta aplicacion");
+    SUSPENDED("access_denied", "La cuenta esta suspendida en esta aplicacion"),
+    /** A child's account whose parent has not allowed it yet (decisions §27). */
+    AWAITING_PARENTAL_CONSENT("access_denied", "La cuenta espera el consentimiento de su madre, padre o tutor");
 
     private final String code;
     private final String description;

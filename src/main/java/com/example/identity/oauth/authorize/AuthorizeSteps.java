@@ -8,7 +8,6 @@ import org.springframework.stereotype.Component;
 import com.example.identity.Endpoints;
 import com.example.identity.consent.Consents;
 import com.example.identity.oauth.store.PushedRequests;
-import com.example.identity.sanctions.Sanctions;
 import com.example.identity.signin.SecondStep;
 
 /**
@@ -24,19 +23,19 @@ class AuthorizeSteps {
     private final SecondStep secondStep;
     private final RegisteredClientRepository clients;
     private final Consents consents;
-    private final Sanctions sanctions;
+    private final KeptOut keptOut;
     private final Clock clock;
     private final PushedRequests pushedRequests;
 
     AuthorizeSteps(AuthorizeErrorResponder errors, IdTokenHints idTokenHints, SecondStep secondStep,
-            RegisteredClientRepository clients, Consents consents, Sanctions sanctions, Clock clock,
+            RegisteredClientRepository clients, Consents consents, KeptOut keptOut, Clock clock,
             PushedRequests pushedRequests) {
         this.errors = errors;
         this.idTokenHints = idTokenHints;
         this.secondStep = secondStep;
         this.clients = clients;
         this.consents = consents;
-        this.sanctions = sanctions;
+        this.keptOut = keptOut;
         this.clock = clock;
         this.pushedRequests = pushedRequests;
     }
@@ -51,9 +50,12 @@ class AuthorizeSteps {
         return new AuthenticationRequestFilter(Endpoints.AUTHORIZE_ENDPOINT, errors, idTokenHints, secondStep, clock);
     }
 
-    /** 3. A sanction that keeps the person out of the application: {@code access_denied} (decisions §26). */
+    /**
+     * 3. A sanction that keeps the person out of the application (decisions §26), or a child's account waiting for a
+     * parent's consent (§27): {@code access_denied}.
+     */
     SanctionFilter sanction() {
-        return new SanctionFilter(Endpoints.AUTHORIZE_ENDPOINT, sanctions, errors);
+        return new SanctionFilter(Endpoints.AUTHORIZE_ENDPOINT, keptOut, errors);
     }
 
     /** 5. (4. is signin/PasswordChangeGate, the pending password change.) The consent of a third-party application ({@code offline_access} or {@code prompt=consent}). */

@@ -14,6 +14,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.minors.Minors;
 import com.example.identity.sanctions.Sanctions;
 
 /**
@@ -24,16 +25,20 @@ import com.example.identity.sanctions.Sanctions;
  * its description ending with when it ends ({@code hasta 2027-01-07T12:00:00Z}, or {@code de forma permanente}): the
  * application can tell the player until when, which it could not ask, not knowing who was refused.
  * Other applications are untouched. {@link Sanctions} answers from its cache: no statement once it is warm.
+ * <p>The same step ends every application's request of a child whose parent has not allowed the account yet with
+ * {@code access_denied} ({@link AuthorizeError#AWAITING_PARENTAL_CONSENT}, decisions §27), from minors/'s cache.
  */
 final class SanctionFilter extends OncePerRequestFilter {
 
     private final RequestMatcher endpoint;
     private final Sanctions sanctions;
+    private final Minors minors;
     private final AuthorizeErrorResponder errors;
 
-    SanctionFilter(RequestMatcher endpoint, Sanctions sanctions, AuthorizeErrorResponder errors) {
+    SanctionFilter(RequestMatcher endpoint, KeptOut keptOut, AuthorizeErrorResponder errors) {
         this.endpoint = endpoint;
-        this.sanctions = sanctions;
+        this.sanctions = keptOut.sanctions();
+        this.minors = keptOut.minors();
         this.errors = errors;
     }
 
@@ -50,6 +55,10 @@ final class SanctionFilter extends OncePerRequestFilter {
             if (sanction.isPresent()) {
                 errors.onAuthenticationFailure(request, response,
                         AuthorizeError.SUSPENDED.exception(Sanctions.until(sanction.get())));
+                return;
+            }
+            if (minors.awaitingConsent(user.id())) {
+                errors.onAuthenticationFailure(request, response, AuthorizeError.AWAITING_PARENTAL_CONSENT.exception());
                 return;
             }
         }

@@ -67,7 +67,7 @@ public class DiscoveryDocument implements Consumer<OidcProviderConfiguration.Bui
                     List.of("client_secret_basic", "client_secret_post"));
             claims.put("claims_supported",
                     List.of("iss", "aud", "sub", "exp", "iat", "auth_time", "nonce", "azp", "amr", "acr", "email",
-                            "email_verified", "name", "given_name", "sid", "invitado"));
+                            "email_verified", "name", "given_name", "sid", "invitado", "menor", "consentimiento_parental"));
             // the authorization request's parameters (decisions §12.2, AuthenticationRequestFilter)
             claims.put("prompt_values_supported", List.of("none", "login", "consent"));
             claims.put("display_values_supported", List.of("page", "popup"));

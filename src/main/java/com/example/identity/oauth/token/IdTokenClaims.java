@@ -9,6 +9,7 @@ import org.springframework.security.oauth2.server.authorization.token.JwtEncodin
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
 
 import com.example.identity.account.AccountPrincipal;
+import com.example.identity.minors.Minors;
 import com.example.identity.oauth.authorize.AuthenticationRequestFilter;
 import com.example.identity.oauth.store.DatabaseAuthorizationService;
 import com.example.identity.oauth.userinfo.UserInfoClaims;
@@ -21,10 +22,17 @@ import com.example.identity.oauth.userinfo.UserInfoClaims;
  * {@code mfa} when a second factor was used, {@code email} and {@code email_verified} with scope
  * {@code email}, {@code name} and {@code given_name} with scope {@code profile}, and each of those four also
  * when the {@code claims} parameter asked for it in the id_token (UserInfoClaims#userClaims), {@code invitado}
- * (decisions §24: true for a guest player, false for others with {@code profile}), and {@code sid}
+ * (decisions §24: true for a guest player, false for others with {@code profile}), {@code menor} and, under the
+ * consent age, {@code consentimiento_parental} with {@code profile} (decisions §27), and {@code sid}
  * (Back-Channel Logout 1.0) where the authorization was given in a browser session.
  */
 public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> {
+
+    private final Minors minors;
+
+    public IdTokenClaims(Minors minors) {
+        this.minors = minors;
+    }
 
     @Override
     public void customize(JwtEncodingContext context) {
@@ -62,5 +70,7 @@ public class IdTokenClaims implements OAuth2TokenCustomizer<JwtEncodingContext> 
         UserInfoClaims.userClaims(context.getAuthorizedScopes(), requested, user.correo(), user.primerNombre(),
                 user.emailVerified(), user.rol().isGuest())
                 .forEach(claims::claim);
+        // decisions §27: menor, and consentimiento_parental under the consent age; never the birth date
+        UserInfoClaims.minorClaims(context.getAuthorizedScopes(), minors, user.id()).forEach(claims::claim);
     }
 }

@@ -14,6 +14,7 @@ import com.example.identity.oidc.RequestedClaims;
 import com.example.identity.apitoken.BearerTokenAuthentication;
 import com.example.identity.apitoken.TokenKind;
 import com.example.identity.apitoken.TokenOwner;
+import com.example.identity.minors.Minors;
 
 /**
  * Step 2 of {@code /oauth/userinfo.php} (decisions §12.1), plugged into Spring Authorization Server's
@@ -29,6 +30,12 @@ import com.example.identity.apitoken.TokenOwner;
  */
 public final class UserInfoClaims implements AuthenticationProvider {
 
+    private final Minors minors;
+
+    public UserInfoClaims(Minors minors) {
+        this.minors = minors;
+    }
+
     @Override
     public Authentication authenticate(Authentication authentication) {
         var request = (OidcUserInfoAuthenticationToken) authentication;
@@ -39,7 +46,9 @@ public final class UserInfoClaims implements AuthenticationProvider {
         if (owner.kind() != TokenKind.OAUTH || !owner.scopes().contains(OidcScopes.OPENID)) {
             throw BearerTokenError.insufficientScope(OidcScopes.OPENID);
         }
-        return new OidcUserInfoAuthenticationToken(bearer, new OidcUserInfo(claims(owner)));
+        Map<String, Object> claims = claims(owner);
+        minorClaims(owner.scopes(), minors, owner.userId()).forEach(claims::put);
+        return new OidcUserInfoAuthenticationToken(bearer, new OidcUserInfo(claims));
     }
 
     /**
@@ -84,6 +93,28 @@ public final class UserInfoClaims implements AuthenticationProvider {
         }
         return claims;
     }
+
+    /**
+     * Decisions §27, with {@code profile}: {@code menor} ({@code true} under 18; {@code false} for anyone whose birth
+     * date was never asked) and, under {@code identity.minors.consent-age}, {@code consentimiento_parental}
+     * ({@code pendiente} or {@code concedido}); never the birth date. From minors/'s cache: no statement once warm.
+     * The id_token ({@link IdTokenClaims}) and the UserInfo answer share it.
+     */
+    public static Map<String, Object> minorClaims(Set<String> scopes, Minors minors, long userId) {
+        Map<String, Object> claims = new LinkedHashMap<>();
+        if (scopes.contains(OidcScopes.PROFILE)) {
+            claims.put(MINOR_CLAIM, minors.isMinor(userId));
+            String consent = minors.parentalConsentClaim(userId);
+            if (consent != null) {
+                claims.put(PARENTAL_CONSENT_CLAIM, consent);
+            }
+        }
+        return claims;
+    }
+
+    /** Decisions §27: whether the person is under 18, and the state of a parent's consent under the consent age. */
+    public static final String MINOR_CLAIM = "menor";
+    public static final String PARENTAL_CONSENT_CLAIM = "consentimiento_parental";
 
     /** Decisions §24: whether the account is a guest player's. */
     public static final String GUEST_CLAIM = "invitado";

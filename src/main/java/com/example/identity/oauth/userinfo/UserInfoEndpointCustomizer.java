@@ -7,6 +7,7 @@ import tools.jackson.databind.json.JsonMapper;
 import com.example.identity.abuse.RateLimits;
 import com.example.identity.apitoken.ApiTokenValidator;
 import com.example.identity.dpop.DPoPProofs;
+import com.example.identity.minors.Minors;
 import com.example.identity.web.ChainCustomizer;
 
 /**
@@ -27,8 +28,11 @@ public class UserInfoEndpointCustomizer implements ChainCustomizer {
     private final RateLimits limits;
     private final JsonMapper json;
     private final DPoPProofs proofs;
+    private final Minors minors;
 
-    UserInfoEndpointCustomizer(ApiTokenValidator tokens, RateLimits limits, JsonMapper json, DPoPProofs proofs) {
+    UserInfoEndpointCustomizer(ApiTokenValidator tokens, RateLimits limits, JsonMapper json, DPoPProofs proofs,
+            Minors minors) {
+        this.minors = minors;
         this.proofs = proofs;
         this.tokens = tokens;
         this.limits = limits;
@@ -43,7 +47,7 @@ public class UserInfoEndpointCustomizer implements ChainCustomizer {
                     .userInfoRequestConverter(new UserInfoRequests(tokens, limits, proofs))
                     .authenticationProviders(providers -> {
                         providers.clear();
-                        providers.add(new UserInfoClaims());
+                        providers.add(new UserInfoClaims(minors));
                     })
                     .errorResponseHandler(new BearerErrorResponses(json)))));
     }

@@ -1,0 +1,35 @@
+package com.example.identity.minors;
+
+import java.time.LocalDate;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
+
+import com.example.identity.common.PersonalData;
+
+/** The download's {@code fecha_nacimiento} (decisions §27): {@code YYYY-MM-DD}, or null; no application ever sees it. */
+@Component
+class BirthDateData implements PersonalData {
+
+    private final BirthDates birthDates;
+
+    BirthDateData(BirthDates birthDates) {
+        this.birthDates = birthDates;
+    }
+
+    @Override
+    public String section() {
+        return BirthDates.FIELD;
+    }
+
+    @Override
+    public Set<String> tables() {
+        return Set.of("birth_dates");
+    }
+
+    @Override
+    public @Nullable Object of(Person person) {
+        return birthDates.of(person.userId()).map(LocalDate::toString).orElse(null);
+    }
+}
