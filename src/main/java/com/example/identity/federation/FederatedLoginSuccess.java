@@ -41,7 +41,9 @@ import com.example.identity.signin.AccountLogin;
  *     recover): the sign-up page, with that address typed, mails the link that proves it and creates the account
  *     with this identity linked, as for a provider without address; refused when sign-up is off;</li>
  * <li>otherwise an account is created (role {@code user}, the address verified, as the provider asserts) and
- *     the identity linked to it.</li>
+ *     the identity linked to it, with the birth date (decisions §27): the provider's {@code birthdate} of someone
+ *     over the consent age, or the one asked once at {@code /login/fecha-nacimiento} before the account exists
+ *     ({@link FirstLogins}).</li>
  * </ol>
  */
 @Component
@@ -53,13 +55,14 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     private final AccountLogin login;
     private final FederationSettings settings;
     private final ObjectProvider<ClientRegistrationRepository> registrations;
-    private final IdentitySignUp signUp;
+    private final FirstLogins firstLogins;
     private final FederatedGuestConversion guests;
 
     FederatedLoginSuccess(LinkedIdentities links, AccountService accounts, FederatedSession session, AccountLogin login,
-            FederationSettings settings, ObjectProvider<ClientRegistrationRepository> registrations, IdentitySignUp signUp,
+            FederationSettings settings, ObjectProvider<ClientRegistrationRepository> registrations,
+            FirstLogins firstLogins,
             FederatedGuestConversion guests) {
-        this.signUp = signUp;
+        this.firstLogins = firstLogins;
         this.guests = guests;
         this.links = links;
         this.accounts = accounts;
@@ -81,6 +84,7 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
     /** What every provider's login leads to, once its answer is checked (OAuth 2.0 here, Steam's OpenID 2.0). */
     void arrive(HttpServletRequest request, HttpServletResponse response, ExternalIdentity identity,
             String providerName) throws IOException {
+        IdentitySignUp signUp = firstLogins.signUp();
         String redirect = FederatedSession.take(request, FederatedSession.REDIRECT) instanceof String r ? r : null;
         if (FederatedSession.take(request, FederatedSession.LINK_INTENT) instanceof FederatedSession.LinkIntent intent) {
             boolean linked = links.link(intent.userId(), identity.provider(), identity.subject());
@@ -148,16 +152,9 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
                     identity.subject(), identity.name(), redirect, identity.email())));
             return;
         }
-        UserAccount created;
-        try {
-            created = accounts.createFederated(identity.name(), identity.email(), true, identity.provider());
-        }
-        catch (AccountService.EmailAlreadyUsedException raced) {
-            refuse(request, response, "error");
-            return;
-        }
-        links.link(created.getId(), identity.provider(), identity.subject());
-        response.sendRedirect(login.login(request, response, created, LoginFactors.FEDERATED_AUTHORITY, redirect));
+        // a new account: with the birth date (decisions §27), the provider's or asked once before it exists
+        firstLogins.begin(request, response, new FederatedSession.PendingAccount(identity.provider(), providerName,
+                identity.subject(), identity.email(), identity.name(), redirect), identity.birthdate());
     }
 
     private void refuse(HttpServletRequest request, HttpServletResponse response, String why) throws IOException {

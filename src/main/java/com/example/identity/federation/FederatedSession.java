@@ -37,6 +37,24 @@ class FederatedSession {
     /** A logged-in person proving themselves again with a linked provider ({@link Reauthentication}). */
     static final String REAUTHENTICATION = "identity.federation.reauthentication";
 
+    /** A first login whose account waits for the birth date (decisions §27, {@link PendingAccount}). */
+    static final String PENDING_ACCOUNT = "identity.federation.pending-account";
+
+    /**
+     * A first login with a verified address that no account has, waiting for the birth date the provider did not
+     * give (decisions §27): the account is made with it at {@code /login/fecha-nacimiento}.
+     */
+    record PendingAccount(String provider, String providerName, String subject, String email, @Nullable String name,
+            @Nullable String redirect) implements Serializable {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String toString() {
+            return "PendingAccount[" + provider + "]";
+        }
+    }
+
     /** The logged-in person who asked to link another provider, and their session's authentication. */
     record LinkIntent(long userId, Authentication authentication) implements Serializable {
         @Serial

@@ -131,6 +131,28 @@ class FederatedLoginIT {
      * service's redirect URI.
      */
     static HttpResponse<String> viaProvider(WebClient here, WebClient there, String start, String registrationId) {
+        HttpResponse<String> arrived = beforeBirthDate(here, there, start, registrationId);
+        if (arrived.statusCode() != 302 || !WebClient.location(arrived).equals("/login/fecha-nacimiento")) {
+            return arrived;
+        }
+        // a first login: the provider gave no birth date, asked once before the account exists (decisions §27)
+        return givingBirthDate(here, ADULT, Map.of());
+    }
+
+    static final String ADULT = "1990-05-17";
+
+    /** The birth date's page answered with {@code birth} (and {@code extra} fields): its answer. */
+    static HttpResponse<String> givingBirthDate(WebClient here, String birth, Map<String, String> extra) {
+        HttpResponse<String> page = here.get("/login/fecha-nacimiento");
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        Map<String, String> fields = new java.util.LinkedHashMap<>(extra);
+        fields.put("fecha_nacimiento", birth);
+        fields.put("_csrf", WebClient.csrfOf(page.body()));
+        return here.postForm("/login/fecha-nacimiento", fields);
+    }
+
+    /** As {@link #viaProvider}, without answering the birth date's page of a first login. */
+    static HttpResponse<String> beforeBirthDate(WebClient here, WebClient there, String start, String registrationId) {
         HttpResponse<String> started = here.get(start);
         assertThat(started.statusCode()).as(started.body()).isEqualTo(302);
         assertThat(pathOf(WebClient.location(started))).isEqualTo("/oauth2/authorization/" + registrationId);
@@ -146,6 +168,44 @@ class FederatedLoginIT {
     long linkedUser(String registrationId, String subject) {
         return jdbc.queryForObject("select user_id from linked_identities where provider = ? and subject = ?",
                 Long.class, registrationId, subject);
+    }
+
+    @Test
+    void aFirstLoginWithoutABirthDateAsksItOnceBeforeTheAccountExistsAndAChildsWaitsForTheParent() throws Exception {
+        ProviderPerson person = atProvider("Nil", true);
+        var browser = new WebClient(PORT);
+        HttpResponse<String> asked = beforeBirthDate(browser, person.browser(), "/login/federado/google", "google");
+        assertThat(asked.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(asked)).isEqualTo("/login/fecha-nacimiento");
+        assertThat(accounts.findByEmail(person.email())).as("no account before the date").isEmpty();
+        assertThat(browser.get("/cuenta/").statusCode()).as("nobody logged in meanwhile").isEqualTo(302);
+        HttpResponse<String> page = browser.get("/login/fecha-nacimiento");
+        assertThat(page.body()).contains("<strong>Google</strong> (<span>" + person.email() + "</span>)")
+                .contains("name=\"fecha_nacimiento\"").doesNotContain("name=\"correo_tutor\"");
+
+        HttpResponse<String> future = givingBirthDate(browser, "2999-01-01", Map.of());
+        assertThat(future.statusCode()).isEqualTo(400);
+        assertThat(future.body()).contains("id=\"fecha_nacimiento-error\">La fecha de nacimiento no puede ser posterior a hoy</p>");
+        String twelve = java.time.LocalDate.now(java.time.ZoneId.of("Europe/Madrid")).minusYears(12).minusMonths(3).toString();
+        HttpResponse<String> tutorAsked = givingBirthDate(browser, twelve, Map.of());
+        assertThat(tutorAsked.statusCode()).isEqualTo(400);
+        assertThat(tutorAsked.body()).contains("id=\"correo_tutor-error\">Como tienes menos de 14 años");
+        String tutor = "tutor-" + UUID.randomUUID() + "@example.com";
+        HttpResponse<String> created = givingBirthDate(browser, twelve, Map.of("correo_tutor", tutor));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(302);
+        assertThat(WebClient.location(created)).isEqualTo("/");
+        var account = accounts.findByEmail(person.email()).orElseThrow();
+        assertThat(linkedUser("google", "user:" + person.id())).isEqualTo(account.getId());
+        assertThat(jdbc.queryForObject("select fecha_nacimiento from birth_dates where user_id = ?", java.sql.Date.class,
+                account.getId()).toLocalDate().toString()).isEqualTo(twelve);
+        assertThat(jdbc.queryForObject("select estado from parental_consents where user_id = ?", String.class,
+                account.getId())).isEqualTo("pendiente");
+        assertThat(browser.get("/cuenta/").statusCode()).isEqualTo(200);
+        assertThat(MailFiles.newest(tutor, "¿Das permiso a Nil para tener una cuenta?")).isNotNull();
+        // the page is gone once used, and the next login asks nothing
+        assertThat(WebClient.location(browser.get("/login/fecha-nacimiento"))).endsWith("/login/");
+        HttpResponse<String> again = beforeBirthDate(new WebClient(PORT), person.browser(), "/login/federado/google", "google");
+        assertThat(WebClient.location(again)).isEqualTo("/");
     }
 
     @Test

@@ -56,7 +56,13 @@ class PackagedProviderLoginIT {
                 HttpResponse<String> code = there.get(pathOf(WebClient.location(toProvider)));
                 assertThat(code.statusCode()).as(code.body()).isEqualTo(302);
                 assertThat(WebClient.location(code)).startsWith(base + "/login/oauth2/code/google?code=");
-                HttpResponse<String> landed = here.get(pathOf(WebClient.location(code)));
+                HttpResponse<String> asked = here.get(pathOf(WebClient.location(code)));
+                assertThat(asked.statusCode()).as(service.logTail()).isEqualTo(302);
+                // a first login: the birth date the provider did not give, asked once (decisions §27)
+                assertThat(WebClient.location(asked)).as(service.logTail()).isEqualTo("/login/fecha-nacimiento");
+                HttpResponse<String> page = here.get("/login/fecha-nacimiento");
+                HttpResponse<String> landed = here.postForm("/login/fecha-nacimiento", java.util.Map.of("fecha_nacimiento",
+                        "1990-05-17", "_csrf", WebClient.csrfOf(page.body())));
                 assertThat(landed.statusCode()).as(service.logTail()).isEqualTo(302);
                 assertThat(WebClient.location(landed)).as(service.logTail()).isEqualTo("/");
 
