@@ -125,6 +125,7 @@ public class ParentalConsents {
             return;
         }
         birthDates.record(account.getId(), birth);
+        minors.changed(account.getId()); // a guest converted now may have been cached without a date
         if (tutor == null || !birthDates.needsConsent(birth)) {
             return;
         }
@@ -137,7 +138,6 @@ public class ParentalConsents {
         jdbc.update("insert into parental_consents (user_id, correo_tutor, estado, language, request_digest, requested_at, "
                 + "expires_at) values (?, ?, ?, ?, ?, ?, ?)", account.getId(), tutor, PENDING, language.toLanguageTag(),
                 Secrets.sha256Hex(token), Timestamp.from(now), Timestamp.from(now.plus(ANSWER_WITHIN)));
-        minors.changed(account.getId());
         if (sent != null && sent >= PER_ADDRESS_PER_HOUR) {
             // the addresses are not logged; the account waits, and goes after 7 days without an answer
             log.info("Parental consent: a parent's address was already sent {} mails this hour; none sent", PER_ADDRESS_PER_HOUR);
