@@ -258,6 +258,9 @@ class MinorSignUpIT {
         String adult = newAddress("adulto");
         assertThat(signUp(web, adult, Map.of("fecha_nacimiento", yearsAgo(16).toString(), "correo_tutor", "x@example.com"))
                 .statusCode()).isEqualTo(200);
+        // the sign-up's row is written on the background thread that mails it
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> jdbc.queryForObject(
+                "select count(*) from pending_registrations where correo = ?", Long.class, adult) == 1);
         assertThat(jdbc.queryForObject("select correo_tutor from pending_registrations where correo = ?", String.class, adult))
                 .isNull();
     }
