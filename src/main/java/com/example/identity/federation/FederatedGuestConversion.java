@@ -16,6 +16,7 @@ import com.example.identity.account.LoginFactors;
 import com.example.identity.account.UserAccount;
 import com.example.identity.guestaccount.GuestConversion;
 import com.example.identity.guestaccount.Guests;
+import com.example.identity.minors.ParentalConsents;
 import com.example.identity.registration.IdentitySignUp;
 import com.example.identity.signin.AccountLogin;
 
@@ -30,7 +31,9 @@ import com.example.identity.signin.AccountLogin;
  *     asks for one, as for any first login without an address (registration/IdentitySignUp), and its mailed link
  *     converts the guest and links the identity;</li>
  * <li>an address that has an account: the page says so and offers to log in to it; the guest stays a guest;</li>
- * <li>otherwise the guest is converted (with the address the provider verified) and logged in.</li>
+ * <li>otherwise the guest is converted (with the address the provider verified) and logged in, once the birth date
+ *     is known (decisions §27: the provider's of an adult, or asked at {@code /login/fecha-nacimiento},
+ *     {@link FirstLogins}); a child's conversion waits for the parent like any child's account.</li>
  * </ol>
  */
 @Component
@@ -41,9 +44,11 @@ class FederatedGuestConversion {
     private final AccountService accounts;
     private final FederatedSession session;
     private final AccountLogin login;
+    private final ParentalConsents minors;
 
     FederatedGuestConversion(Guests guests, LinkedIdentities links, AccountService accounts, FederatedSession session,
-            AccountLogin login) {
+            AccountLogin login, ParentalConsents minors) {
+        this.minors = minors;
         this.guests = guests;
         this.links = links;
         this.accounts = accounts;
@@ -53,9 +58,10 @@ class FederatedGuestConversion {
 
     /** The provider's login of a guest's conversion: one of the four ends above. */
     void arrive(HttpServletRequest request, HttpServletResponse response, ExternalIdentity identity, String providerName,
-            long guestId, IdentitySignUp signUp) throws IOException {
+            long guestId, FirstLogins firstLogins) throws IOException {
+        IdentitySignUp signUp = firstLogins.signUp();
         if (links.userOf(identity.provider(), identity.subject()).isPresent()) {
-            taken(request, response, "identidad", identity.provider());
+            response.sendRedirect(taken(request, response, "identidad", identity.provider()));
             return;
         }
         // an address the provider does not vouch for is proved by the sign-up's link first: no account becomes a
@@ -74,43 +80,54 @@ class FederatedGuestConversion {
             return;
         }
         if (accounts.findByEmail(identity.email()).isPresent()) {
-            taken(request, response, "correo", null);
+            response.sendRedirect(taken(request, response, "correo", null));
             return;
         }
+        // the birth date first (decisions §27): the provider's of an adult, or asked once before the conversion
+        firstLogins.begin(request, response, new FederatedSession.PendingAccount(identity.provider(), providerName,
+                identity.subject(), identity.email(), identity.name(), null, guestId), identity.birthdate());
+    }
+
+    /**
+     * Converts the guest of {@code pending} with the birth date (and, under the consent age, the parent's address) and
+     * logs it in; nothing when the address or the identity became someone's, or the guest is gone.
+     *
+     * @return where to send the browser
+     */
+    String convert(HttpServletRequest request, HttpServletResponse response, FederatedSession.PendingAccount pending,
+            ParentalConsents.SignUpAge age) {
+        long guestId = pending.guestId();
         Optional<UserAccount> converted;
         try {
-            converted = guests.convertByProvider(guestId, identity.name(), identity.email(), identity.emailVerified(),
-                    identity.provider(), user -> links.link(user, identity.provider(), identity.subject()));
+            converted = guests.convertByProvider(guestId, pending.name(), pending.email(), true, pending.provider(),
+                    user -> links.link(user, pending.provider(), pending.subject()));
         }
         catch (AccountService.EmailAlreadyUsedException raced) {
-            taken(request, response, "correo", null);
-            return;
+            return taken(request, response, "correo", null);
         }
         catch (GuestAccounts.NotAGuestException gone) {
             // converted or deleted meanwhile: the page of a link that no longer works
             GuestConversion.forget(request);
             session.anonymous(request, response);
-            response.sendRedirect(Endpoints.REGISTRATION + "?invitado=");
-            return;
+            return Endpoints.REGISTRATION + "?invitado=";
         }
         if (converted.isEmpty()) {
-            taken(request, response, "identidad", identity.provider());
-            return;
+            return taken(request, response, "identidad", pending.provider());
         }
+        minors.accountMade(converted.get(), age.birth(), age.tutor());
         GuestConversion.forget(request);
         String next = login.login(request, response, converted.get(), LoginFactors.FEDERATED_AUTHORITY, null);
-        response.sendRedirect(Endpoints.HOME.equals(next) ? Endpoints.HOME + "?invitado=guardado" : next);
+        return Endpoints.HOME.equals(next) ? Endpoints.HOME + "?invitado=guardado" : next;
     }
 
     /** Nothing merged: the guest stays a guest, this session logs nobody in, the page says which was someone's. */
-    private void taken(HttpServletRequest request, HttpServletResponse response, String what, String provider)
-            throws IOException {
+    private String taken(HttpServletRequest request, HttpServletResponse response, String what, String provider) {
         GuestConversion.forget(request);
         session.anonymous(request, response);
         var page = UriComponentsBuilder.fromPath(Endpoints.REGISTRATION).queryParam("ocupado", what);
         if (provider != null) {
             page.queryParam("proveedor", provider);
         }
-        response.sendRedirect(page.build().encode().toUriString());
+        return page.build().encode().toUriString();
     }
 }

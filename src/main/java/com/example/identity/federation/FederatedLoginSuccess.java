@@ -94,7 +94,7 @@ final class FederatedLoginSuccess implements AuthenticationSuccessHandler {
             return;
         }
         if (FederatedSession.take(request, FederatedSession.GUEST) instanceof Long guestId) {
-            guests.arrive(request, response, identity, providerName, guestId, signUp);
+            guests.arrive(request, response, identity, providerName, guestId, firstLogins);
             return;
         }
         var linkedUser = links.userOf(identity.provider(), identity.subject());

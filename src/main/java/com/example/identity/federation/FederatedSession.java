@@ -42,12 +42,19 @@ class FederatedSession {
 
     /**
      * A first login with a verified address that no account has, waiting for the birth date the provider did not
-     * give (decisions §27): the account is made with it at {@code /login/fecha-nacimiento}.
+     * give (decisions §27): the account is made with it at {@code /login/fecha-nacimiento}; with {@code guestId}, that
+     * guest is converted instead (decisions §24).
      */
     record PendingAccount(String provider, String providerName, String subject, String email, @Nullable String name,
-            @Nullable String redirect) implements Serializable {
+            @Nullable String redirect, @Nullable Long guestId) implements Serializable {
         @Serial
         private static final long serialVersionUID = 1L;
+
+        /** A new account's (no guest to convert). */
+        PendingAccount(String provider, String providerName, String subject, String email, @Nullable String name,
+                @Nullable String redirect) {
+            this(provider, providerName, subject, email, name, redirect, null);
+        }
 
         @Override
         public String toString() {

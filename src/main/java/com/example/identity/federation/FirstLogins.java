@@ -34,9 +34,11 @@ class FirstLogins {
     private final FederatedSession session;
     private final ParentalConsents minors;
     private final IdentitySignUp signUp;
+    private final FederatedGuestConversion guests;
 
     FirstLogins(AccountService accounts, LinkedIdentities links, AccountLogin login, FederatedSession session,
-            ParentalConsents minors, IdentitySignUp signUp) {
+            ParentalConsents minors, IdentitySignUp signUp, FederatedGuestConversion guests) {
+        this.guests = guests;
         this.accounts = accounts;
         this.links = links;
         this.login = login;
@@ -80,6 +82,10 @@ class FirstLogins {
      */
     String create(HttpServletRequest request, HttpServletResponse response, FederatedSession.PendingAccount pending,
             LocalDate birth, @Nullable String tutor) {
+        if (pending.guestId() != null) {
+            // a guest keeping its progress (decisions §24) with this identity: the same account, converted
+            return guests.convert(request, response, pending, new ParentalConsents.SignUpAge(birth, tutor));
+        }
         UserAccount created;
         try {
             created = accounts.createFederated(pending.name(), pending.email(), true, pending.provider());

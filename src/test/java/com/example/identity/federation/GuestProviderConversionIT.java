@@ -77,7 +77,7 @@ class GuestProviderConversionIT {
     @Autowired
     JdbcTemplate jdbc;
 
-    record Guest(long id, String accessToken) {
+    record Guest(long id, String accessToken, String refreshToken, String clientId) {
     }
 
     Guest newGuest() {
@@ -91,7 +91,7 @@ class GuestProviderConversionIT {
         String access = JSON.readTree(made.body()).get("access_token").asString();
         long id = JSON.readTree(new WebClient(PORT).get("/api/userinfo.php", "Authorization", "Bearer " + access).body())
                 .get("user").get("id").asLong();
-        return new Guest(id, access);
+        return new Guest(id, access, JSON.readTree(made.body()).get("refresh_token").asString(), game.clientId());
     }
 
     /** The game's address, opened in {@code browser}: the conversion page, with its "Entrar con Google" button. */
@@ -120,8 +120,29 @@ class GuestProviderConversionIT {
         return "fed-" + UUID.randomUUID() + "@example.com";
     }
 
-    /** From this service's {@code start} (a button's address) through the provider and back: the redirect URI's answer. */
+    /**
+     * From this service's {@code start} (a button's address) through the provider and back: the redirect URI's answer,
+     * or, when it asks the birth date the provider did not give (decisions §27), the answer of that page given an
+     * adult's.
+     */
     static HttpResponse<String> viaProvider(WebClient here, WebClient there, String start, String registrationId) {
+        HttpResponse<String> arrived = beforeBirthDate(here, there, start, registrationId);
+        if (arrived.statusCode() != 302 || !WebClient.location(arrived).equals("/login/fecha-nacimiento")) {
+            return arrived;
+        }
+        return givingBirthDate(here, "1990-05-17", Map.of());
+    }
+
+    static HttpResponse<String> givingBirthDate(WebClient here, String birth, Map<String, String> extra) {
+        HttpResponse<String> page = here.get("/login/fecha-nacimiento");
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        Map<String, String> fields = new java.util.LinkedHashMap<>(extra);
+        fields.put("fecha_nacimiento", birth);
+        fields.put("_csrf", WebClient.csrfOf(page.body()));
+        return here.postForm("/login/fecha-nacimiento", fields);
+    }
+
+    static HttpResponse<String> beforeBirthDate(WebClient here, WebClient there, String start, String registrationId) {
         HttpResponse<String> started = here.get(start);
         assertThat(started.statusCode()).as(started.body()).isEqualTo(302);
         assertThat(pathOf(WebClient.location(started))).isEqualTo("/oauth2/authorization/" + registrationId);
@@ -169,6 +190,32 @@ class GuestProviderConversionIT {
         HttpResponse<String> again = viaProvider(later, person.browser(), "/login/federado/" + REG, REG);
         assertThat(pathOf(WebClient.location(again))).isEqualTo("/");
         assertThat(later.get("/cuenta/").body()).contains(person.email());
+    }
+
+    @Test
+    void aChildsConversionAsksTheBirthDateAndTheParentsAddressThenTheGameWaitsForTheParent() {
+        Guest guest = newGuest();
+        var here = new WebClient(PORT);
+        openConversionPage(guest, here);
+        var person = atProvider("Teo", newEmail(), true);
+        HttpResponse<String> asked = beforeBirthDate(here, person.browser(), "/login/federado/" + REG + "?invitado=1", REG);
+        assertThat(WebClient.location(asked)).isEqualTo("/login/fecha-nacimiento");
+        assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).as("still a guest").isEqualTo(Role.INVITADO);
+        String twelve = java.time.LocalDate.now(java.time.ZoneId.of("Europe/Madrid")).minusYears(12).toString();
+        HttpResponse<String> arrived = givingBirthDate(here, twelve, Map.of("correo_tutor", "tutor-" + UUID.randomUUID()
+                + "@example.com"));
+        assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/?invitado=guardado");
+        UserAccount account = accounts.findById(guest.id()).orElseThrow();
+        assertThat(account.getRol()).isEqualTo(Role.USER);
+        assertThat(jdbc.queryForObject("select estado from parental_consents where user_id = ?", String.class, guest.id()))
+                .isEqualTo("pendiente");
+        // the progress is kept, but the game's refresh waits for the parent (D49)
+        HttpResponse<String> refreshed = new WebClient(PORT).postForm("/oauth/token.php", Map.of("grant_type", "refresh_token",
+                "refresh_token", guest.refreshToken(), "client_id", guest.clientId()));
+        assertThat(refreshed.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(refreshed.body()).get("error").asString()).isEqualTo("invalid_grant");
+        assertThat(JSON.readTree(refreshed.body()).get("error_description").asString())
+                .isEqualTo("La cuenta espera el consentimiento de su madre, padre o tutor");
     }
 
     @Test

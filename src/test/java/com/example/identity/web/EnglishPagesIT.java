@@ -111,12 +111,16 @@ class EnglishPagesIT {
         Map<String, HttpResponse<String>> pages = new LinkedHashMap<>();
         for (String path : List.of("/login/", "/login/recuperar", "/registro", "/login/restablecer?token=" + "x".repeat(43),
                 "/login/restablecer?token=3Dbroken", "/registro/confirmar?token=" + "y".repeat(43), "/no-such-page",
-                "/documentacion/api", "/login/?error", "/login/?logout")) {
+                "/documentacion/api", "/login/?error", "/login/?logout", "/tutor/consentir?token=" + "z".repeat(43))) {
             pages.put("GET " + path, shown(web, web.get(path)));
         }
         String csrf = web.csrfFrom("/registro");
         pages.put("POST /registro (errors)", shown(web, web.postForm("/registro", Map.of("correo", "not an address", "primer_nombre",
                 "", "password", "short", "_csrf", csrf))));
+        // a child's sign-up: the form asks the parent's address (decisions §27)
+        pages.put("POST /registro (a child's)", shown(web, web.postForm("/registro", Map.of("correo", "child-" + UUID.randomUUID()
+                + "@example.com", "primer_nombre", "Kim", "password", "a-long-enough-password-1", "fecha_nacimiento",
+                java.time.LocalDate.now().minusYears(12).toString(), "_csrf", web.csrfFrom("/registro")))));
         pages.put("POST /registro", shown(web, web.postForm("/registro", Map.of("correo", "new-" + UUID.randomUUID() + "@example.com",
                 "primer_nombre", "Eve", "password", "a-long-enough-password-1", "fecha_nacimiento", "1990-05-17", "_csrf",
                 web.csrfFrom("/registro")))));
