@@ -287,6 +287,16 @@ class MinorSignUpIT {
         assertThat(jdbc.queryForObject("select estado from parental_consents where user_id = ?", String.class, child.id()))
                 .isEqualTo("pendiente");
         assertThat(child.browser().get("/cuenta/").statusCode()).isEqualTo(200);
+        // a console's code waits: /activar decides nothing
+        long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
+        var console = clients.register(owner, "Consola", null, List.of(), com.example.identity.client.ClientType.DEVICE);
+        String userCode = JSON.readTree(new WebClient(port).postForm("/oauth/device.php", Map.of("client_id",
+                console.clientId())).body()).get("user_code").asString();
+        HttpResponse<String> approval = child.browser().postForm("/activar", Map.of("user_code", userCode, "decision", "allow",
+                "_csrf", child.browser().csrfFrom("/activar")));
+        assertThat(approval.statusCode()).isEqualTo(403);
+        assertThat(approval.body()).contains("Tu cuenta espera el permiso de tu madre, padre o tutor: hasta entonces no puedes "
+                + "autorizar dispositivos.");
         // every application's request ends with access_denied
         String refused = authorize(child.browser(), application);
         assertThat(refused).isEqualTo(application.redirectUri() + "?error=access_denied&error_description="
