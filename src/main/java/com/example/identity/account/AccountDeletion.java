@@ -9,6 +9,7 @@ import java.util.Set;
 
 import jakarta.persistence.EntityManager;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
@@ -16,6 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.example.identity.audit.AccountLines;
 import com.example.identity.audit.AuditEvent;
+import com.example.identity.common.PersonalData;
 
 /**
  * Deletes an account and everything it owns (decisions §20), in one transaction, for {@code /cuenta/eliminar}
@@ -24,11 +26,11 @@ import com.example.identity.audit.AuditEvent;
  * <li>{@link AccountChanged}: every session of the account ends on every instance (the Spring Session rows go,
  * now and again at commit, account/SessionTerminator) and every instance forgets its cached tokens;</li>
  * <li>{@link AccountDeleting}: the features that must act while the account exists (client/ revokes the
- * applications it owns, with their tokens; back-channel logout records the sessions to tell; passkey/ deletes its
- * passkeys, Spring Security's tables keyed by the address);</li>
- * <li>every row of every table that refers to
- * {@code users}, found in the database's own metadata ({@link UserKeyedTables}): a table added later is covered
- * without a change here;</li>
+ * applications it owns, with their tokens; back-channel logout records the sessions to tell; the webhooks take
+ * the applications to tell);</li>
+ * <li>each feature forgets its rows of the account (every {@link PersonalData}, the parts of the person's data
+ * download too, issue 41): a table that refers to {@code users} and that no feature forgets fails the deletion
+ * at the {@code users} row's foreign key, and AccountDeletionIT finds it;</li>
  * <li>the {@code users} row; the id goes to {@code deleted_users} and is never given again; the address is
  * free at once;</li>
  * <li>the audit trail keeps its events with {@code usuario #<id>} where the addresses of the account were
@@ -49,19 +51,20 @@ public class AccountDeletion {
     }
 
     private final JdbcTemplate jdbc;
-    private final UserKeyedTables tables;
+    /** Asked for at each deletion, not at start: features that fill a part use accounts (sanctions/, for one). */
+    private final ObjectProvider<PersonalData> parts;
     private final ApplicationEventPublisher events;
     private final EntityManager entities;
     private final Clock clock;
     private final Admins admins;
     private final AccountLines auditLines;
 
-    AccountDeletion(JdbcTemplate jdbc, UserKeyedTables tables, ApplicationEventPublisher events,
+    AccountDeletion(JdbcTemplate jdbc, ObjectProvider<PersonalData> parts, ApplicationEventPublisher events,
             EntityManager entities, Clock clock, Admins admins, AccountLines auditLines) {
         this.admins = admins;
         this.auditLines = auditLines;
         this.jdbc = jdbc;
-        this.tables = tables;
+        this.parts = parts;
         this.events = events;
         this.entities = entities;
         this.clock = clock;
@@ -135,7 +138,10 @@ public class AccountDeletion {
         events.publishEvent(new AccountDeleting(userId, correo));
         entities.flush(); // what the listeners changed through JPA goes first, so that nothing stale is flushed later
 
-        tables.deleteRowsOf(userId);
+        // each feature forgets its own rows (common/PersonalData, as for the download); a row left that refers to the
+        // account fails the users row's delete below (its foreign key), so nothing is left silently
+        PersonalData.Person person = new PersonalData.Person(userId, correo, null);
+        parts.orderedStream().forEach(part -> part.forget(person));
         jdbc.update("delete from users where id = ?", userId);
         jdbc.update("insert into deleted_users (id, deleted_at) values (?, ?)", userId, Timestamp.from(now));
         entities.clear(); // the account's entities, if any were loaded, are gone

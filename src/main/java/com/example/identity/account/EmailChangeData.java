@@ -33,4 +33,9 @@ class EmailChangeData implements PersonalData {
         return PersonalData.rows(jdbc, "select new_correo as correo_nuevo, created_at, expires_at, used_at from email_changes "
                 + "where user_id = ? order by id", person.userId());
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from email_changes where user_id = ?", person.userId());
+    }
 }

@@ -35,4 +35,9 @@ class ProfileData implements PersonalData {
                 + "from users where id = ?", person.userId());
         return profile.isEmpty() ? null : profile.get(0);
     }
+
+    @Override
+    public void forget(Person person) {
+        // the users row goes last, deleted by account/AccountDeletion itself
+    }
 }

@@ -34,4 +34,9 @@ class ApiTokenData implements PersonalData {
                 + "client_id, scopes, created_at, expires_at, last_used_at, revoked_at from api_tokens where user_id = ? "
                 + "order by id", person.userId());
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from api_tokens where user_id = ?", person.userId());
+    }
 }

@@ -41,4 +41,9 @@ class AuditData implements PersonalData {
             return row;
         }).toList();
     }
+
+    @Override
+    public void forget(Person person) {
+        // the lines stay, their addresses replaced at commit (AccountLines#forgetAddressesAtCommit)
+    }
 }

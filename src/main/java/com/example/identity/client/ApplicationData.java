@@ -55,4 +55,19 @@ class ApplicationData implements PersonalData {
             return row;
         }).toList();
     }
+
+    /** The applications the person owns (revoked first, {@code OwnedClientsOfDeletedAccount}), their webhooks first. */
+    @Override
+    public void forget(Person person) {
+        List<String> owned = jdbc.queryForList("select client_id from oauth_clients where owner_id = ?", String.class,
+                person.userId());
+        if (owned.isEmpty()) {
+            return;
+        }
+        webhooks.forget(owned);
+        for (String clientId : owned) {
+            jdbc.update("delete from oauth_client_logout_uris where client_id = ?", clientId);
+        }
+        jdbc.update("delete from oauth_clients where owner_id = ?", person.userId());
+    }
 }

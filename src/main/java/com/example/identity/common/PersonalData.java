@@ -14,8 +14,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * One section of a person's data download ({@code /cuenta/datos}, decisions §20, GDPR art. 15 and 20), filled by
  * the feature that owns its rows: the download ({@code settings/DataExport}) collects every {@code PersonalData} as
- * the retention job collects every {@link Purge}, instead of reading the features' tables. Never a secret, a digest
- * or key material.
+ * the retention job collects every {@link Purge}, instead of reading the features' tables; and the account's
+ * deletion asks each to forget its rows the same way. Never a secret, a digest or key material.
  */
 public interface PersonalData {
 
@@ -31,6 +31,13 @@ public interface PersonalData {
 
     /** What the section holds for {@code person}: rows, one row, or null. */
     @Nullable Object of(Person person);
+
+    /**
+     * The account's deletion (account/AccountDeletion, decisions §20), in its transaction, while the {@code users} row
+     * still exists: deletes the person's rows of this section's tables, and the rows that refer to those. A row left
+     * that refers to the account fails the deletion at its {@code users} row (the foreign key).
+     */
+    void forget(Person person);
 
     /** {@code sql}'s rows as the download shows them: lower-case names, times as ISO-8601 instants. */
     static List<Map<String, Object>> rows(JdbcTemplate jdbc, String sql, Object... args) {

@@ -47,4 +47,9 @@ class ConsentData implements PersonalData {
                     return row;
                 }).toList();
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from oauth_consents where user_id = ?", person.userId());
+    }
 }

@@ -33,4 +33,9 @@ class DeviceData implements PersonalData {
         return PersonalData.rows(jdbc, "select client_id, scopes, status as estado, created_at, decided_at from "
                 + "device_authorizations where user_id = ? order by created_at", person.userId());
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from device_authorizations where user_id = ?", person.userId());
+    }
 }

@@ -33,4 +33,9 @@ class LinkedIdentityData implements PersonalData {
         return PersonalData.rows(jdbc, "select provider as proveedor, subject as identificador, linked_at, last_used_at "
                 + "from linked_identities where user_id = ? order by id", person.userId());
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from linked_identities where user_id = ?", person.userId());
+    }
 }

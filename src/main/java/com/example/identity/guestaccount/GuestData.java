@@ -3,6 +3,7 @@ package com.example.identity.guestaccount;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.common.PersonalData;
@@ -12,8 +13,10 @@ import com.example.identity.common.PersonalData;
 class GuestData implements PersonalData {
 
     private final Guests guests;
+    private final JdbcTemplate jdbc;
 
-    GuestData(Guests guests) {
+    GuestData(Guests guests, JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.guests = guests;
     }
 
@@ -30,5 +33,11 @@ class GuestData implements PersonalData {
     @Override
     public @Nullable Object of(Person person) {
         return guests.personalData(person.userId());
+    }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from guest_conversions where user_id = ?", person.userId());
+        jdbc.update("delete from guests where user_id = ?", person.userId());
     }
 }

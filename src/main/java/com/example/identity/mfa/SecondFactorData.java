@@ -41,4 +41,10 @@ class SecondFactorData implements PersonalData {
                 + "where user_id = ? order by id", person.userId()));
         return factor;
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from recovery_codes where user_id = ?", person.userId());
+        jdbc.update("delete from user_totp where user_id = ?", person.userId());
+    }
 }

@@ -4,6 +4,7 @@ import java.time.LocalDate;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.common.PersonalData;
@@ -13,8 +14,10 @@ import com.example.identity.common.PersonalData;
 class BirthDateData implements PersonalData {
 
     private final BirthDates birthDates;
+    private final JdbcTemplate jdbc;
 
-    BirthDateData(BirthDates birthDates) {
+    BirthDateData(BirthDates birthDates, JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.birthDates = birthDates;
     }
 
@@ -31,5 +34,10 @@ class BirthDateData implements PersonalData {
     @Override
     public @Nullable Object of(Person person) {
         return birthDates.of(person.userId()).map(LocalDate::toString).orElse(null);
+    }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from birth_dates where user_id = ?", person.userId());
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.common.PersonalData;
@@ -17,8 +18,10 @@ import com.example.identity.common.PersonalData;
 class ParentalConsentData implements PersonalData {
 
     private final ParentalConsents consents;
+    private final JdbcTemplate jdbc;
 
-    ParentalConsentData(ParentalConsents consents) {
+    ParentalConsentData(ParentalConsents consents, JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.consents = consents;
     }
 
@@ -42,5 +45,10 @@ class ParentalConsentData implements PersonalData {
             row.put("respondido", consent.decidedAt() == null ? null : consent.decidedAt().toString());
             return row;
         }).orElse(null);
+    }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from parental_consents where user_id = ?", person.userId());
     }
 }

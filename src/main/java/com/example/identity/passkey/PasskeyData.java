@@ -5,18 +5,24 @@ import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.common.PersonalData;
 
-/** The download's {@code llaves_acceso}: each passkey by its id and name, never its public key. */
+/**
+ * The download's {@code llaves_acceso}: each passkey by its id and name, never its public key; at the account's
+ * deletion its passkeys go (Spring Security's WebAuthn tables, keyed by the login name).
+ */
 @Component
 class PasskeyData implements PersonalData {
 
     private final Passkeys passkeys;
+    private final JdbcTemplate jdbc;
 
-    PasskeyData(Passkeys passkeys) {
+    PasskeyData(Passkeys passkeys, JdbcTemplate jdbc) {
         this.passkeys = passkeys;
+        this.jdbc = jdbc;
     }
 
     @Override
@@ -42,5 +48,15 @@ class PasskeyData implements PersonalData {
             row.put("ultimo_uso", p.lastUsed() == null ? null : p.lastUsed().toString());
             return row;
         }).toList();
+    }
+
+    @Override
+    public void forget(Person person) {
+        if (person.correo() == null) {
+            return; // a guest has no address, so no passkey
+        }
+        jdbc.update("delete from user_credentials where user_entity_user_id in "
+                + "(select id from user_entities where name = ?)", person.correo());
+        jdbc.update("delete from user_entities where name = ?", person.correo());
     }
 }

@@ -33,4 +33,9 @@ class RecoveryData implements PersonalData {
         return PersonalData.rows(jdbc, "select created_at, expires_at, used_at from password_resets "
                 + "where user_id = ? order by id", person.userId());
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from password_resets where user_id = ?", person.userId());
+    }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import com.example.identity.common.PersonalData;
@@ -16,8 +17,10 @@ class SanctionData implements PersonalData {
 
     private final SanctionService sanctions;
     private final Clock clock;
+    private final JdbcTemplate jdbc;
 
-    SanctionData(SanctionService sanctions, Clock clock) {
+    SanctionData(SanctionService sanctions, Clock clock, JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.sanctions = sanctions;
         this.clock = clock;
     }
@@ -45,5 +48,10 @@ class SanctionData implements PersonalData {
             row.put("en_vigor", s.inForceAt(clock.instant()));
             return row;
         }).toList();
+    }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from sanctions where user_id = ?", person.userId());
     }
 }

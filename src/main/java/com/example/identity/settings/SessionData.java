@@ -49,4 +49,9 @@ class SessionData implements PersonalData {
             return row;
         }).toList();
     }
+
+    @Override
+    public void forget(Person person) {
+        // the sessions end on account/AccountChanged (account/SessionTerminator), before this
+    }
 }

@@ -21,4 +21,9 @@ class WebhookAddresses implements ApplicationWebhooks {
     public Map<String, String> urls(Collection<String> clientIds) {
         return endpoints.urls(clientIds);
     }
+
+    @Override
+    public void forget(Collection<String> clientIds) {
+        endpoints.forget(clientIds);
+    }
 }

@@ -122,4 +122,12 @@ class WebhookEndpoints {
     private List<String> withWebhook(Set<String> clientIds) {
         return List.copyOf(new TreeSet<>(urls(clientIds).keySet()));
     }
+
+    /** Deletes the webhooks of {@code clientIds} and their deliveries on record (their applications are deleted). */
+    void forget(Collection<String> clientIds) {
+        for (String clientId : clientIds) {
+            jdbc.update("delete from webhook_deliveries where client_id = ?", clientId);
+            jdbc.update("delete from webhook_endpoints where client_id = ?", clientId);
+        }
+    }
 }

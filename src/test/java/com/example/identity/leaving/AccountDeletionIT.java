@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -16,10 +18,10 @@ import com.example.identity.account.AccountDeletion;
 import com.example.identity.account.Caller;
 import com.example.identity.account.EmailChanges;
 import com.example.identity.account.Role;
-import com.example.identity.account.UserKeyedTables;
 import com.example.identity.mfa.SecondFactors;
 import com.example.identity.mfa.TotpCodes;
 import com.example.identity.support.MailFiles;
+import com.example.identity.support.UserKeyedTables;
 import com.example.identity.support.WebClient;
 import com.example.identity.apitoken.ApiTokenService;
 
@@ -44,7 +46,7 @@ class AccountDeletionIT extends LeavingTestBase {
     EmailChanges emailChanges;
 
     @Autowired
-    UserKeyedTables tables;
+    DataSource dataSource;
 
     @Autowired
     DeletedAccounts events;
@@ -152,7 +154,7 @@ class AccountDeletionIT extends LeavingTestBase {
 
     void assertAccountGone(User user) {
         assertThat(accounts.findById(user.id())).isEmpty();
-        List<UserKeyedTables.Reference> references = tables.referencesToUsers();
+        List<UserKeyedTables.Reference> references = new UserKeyedTables(dataSource).referencesToUsers();
         assertThat(references).extracting(r -> r.table() + "." + r.column())
                 .contains("api_tokens.user_id", "oauth_clients.owner_id", "refresh_tokens.user_id", "oauth_consents.user_id",
                         "user_totp.user_id", "recovery_codes.user_id", "email_changes.user_id", "password_resets.user_id",

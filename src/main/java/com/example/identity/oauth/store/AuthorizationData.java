@@ -33,4 +33,9 @@ class AuthorizationData implements PersonalData {
         return PersonalData.rows(jdbc, "select client_id, scopes, auth_time, amr, code_issued_at from oauth_authorizations "
                 + "where user_id = ? order by code_issued_at", person.userId());
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from oauth_authorizations where user_id = ?", person.userId());
+    }
 }

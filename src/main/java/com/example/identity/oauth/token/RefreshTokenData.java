@@ -33,4 +33,9 @@ class RefreshTokenData implements PersonalData {
         return PersonalData.rows(jdbc, "select client_id, scopes, created_at, expires_at, rotated_at, revoked_at "
                 + "from refresh_tokens where user_id = ? order by id", person.userId());
     }
+
+    @Override
+    public void forget(Person person) {
+        jdbc.update("delete from refresh_tokens where user_id = ?", person.userId());
+    }
 }
