@@ -38,16 +38,25 @@ public class GuestAccounts {
 
     /**
      * A new guest: role {@code invitado}, {@code primer_nombre} {@code Invitado NNNN} (four random digits), no
-     * address, and the hash of a random password nobody knows, so nothing logs it in on a page (audited).
+     * address, and {@code passwordHash}, the hash of a random password nobody knows ({@link #unusablePasswordHash}), so
+     * nothing logs it in on a page (audited).
      */
     @Transactional
-    public UserAccount create(String clientId) {
+    public UserAccount create(String clientId, String passwordHash) {
         String name = "Invitado %04d".formatted(Secrets.randomInt(10_000));
-        UserAccount guest = users.saveAndFlush(UserAccount.guest(name, passwordEncoder.encode(Secrets.randomUrlSafe(32)),
-                clock.instant()));
+        UserAccount guest = users.saveAndFlush(UserAccount.guest(name, passwordHash, clock.instant()));
         events.publishEvent(new AuditEvent(AuditEvent.Type.GUEST_CREATED,
                 AccountService.describe(guest) + " para la aplicación " + clientId));
         return guest;
+    }
+
+    /**
+     * The hash of a random password nobody knows, for {@link #create}: made before the guest's transaction, never in
+     * it, since an Argon2id hash waits for one of the hashing threads and a transaction would hold its database
+     * connection all that time (issue 47: sixteen guests at once took every connection of the pool).
+     */
+    public String unusablePasswordHash() {
+        return passwordEncoder.encode(Secrets.randomUrlSafe(32));
     }
 
     /** Why a conversion did not happen. */

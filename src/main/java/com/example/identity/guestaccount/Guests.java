@@ -50,14 +50,22 @@ public class Guests implements Purge {
         this.clock = clock;
     }
 
-    /** A new guest of application {@code clientId}: its account ({@code Invitado NNNN}, no address) and its row. */
+    /**
+     * A new guest of application {@code clientId}: its account ({@code Invitado NNNN}, no address, {@code passwordHash}
+     * from {@link #unusablePasswordHash}, made before the transaction) and its row.
+     */
     @Transactional
-    public UserAccount create(String clientId) {
-        UserAccount guest = accounts.create(clientId);
+    public UserAccount create(String clientId, String passwordHash) {
+        UserAccount guest = accounts.create(clientId, passwordHash);
         Timestamp now = Timestamp.from(clock.instant());
         jdbc.update("insert into guests (user_id, client_id, created_at, last_used_at) values (?, ?, ?, ?)",
                 guest.getId(), clientId, now, now);
         return guest;
+    }
+
+    /** The hash of a random password nobody knows, for a new guest: an Argon2id hash, so outside any transaction. */
+    public String unusablePasswordHash() {
+        return accounts.unusablePasswordHash();
     }
 
     /** Tokens were issued to guest {@code userId} (a refresh): its last use, at most once a minute. */

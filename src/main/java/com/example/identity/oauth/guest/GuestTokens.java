@@ -24,6 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.example.identity.account.AccountPrincipal;
 import com.example.identity.account.UserAccount;
 import com.example.identity.guestaccount.Guests;
+import com.example.identity.oauth.error.TokenError;
 import com.example.identity.oauth.store.AuthorizationRecord;
 import com.example.identity.oauth.store.DatabaseAuthorizationService;
 import com.example.identity.oauth.token.IssuedTokens;
@@ -64,14 +65,22 @@ class GuestTokens {
 
     /** A new guest of {@code client} with {@code scopes}, and the token endpoint's answer for it. */
     OAuth2AccessTokenAuthenticationToken issue(RegisteredClient client, Set<String> scopes) {
-        Made made = IssuedTokens.inTransaction(transactions, status -> make(client, scopes));
+        // the Argon2id hash first, holding no database connection while it waits for a hashing thread (issue 47)
+        String passwordHash;
+        try {
+            passwordHash = guests.unusablePasswordHash();
+        }
+        catch (RuntimeException e) {
+            throw TokenError.internal(e);
+        }
+        Made made = IssuedTokens.inTransaction(transactions, status -> make(client, scopes, passwordHash));
         var clientPrincipal = new OAuth2ClientAuthenticationToken(client, ClientAuthenticationMethod.NONE, null);
         return IssuedTokens.answer(tokenGenerator, made.context(), scopes, client, clientPrincipal, made.accessToken(),
                 made.refreshToken());
     }
 
-    private Made make(RegisteredClient client, Set<String> scopes) {
-        UserAccount guest = guests.create(client.getClientId());
+    private Made make(RegisteredClient client, Set<String> scopes, String passwordHash) {
+        UserAccount guest = guests.create(client.getClientId(), passwordHash);
         AccountPrincipal user = AccountPrincipal.of(guest);
         AuthorizationRecord record = AuthorizationRecord.forGuest(UUID.randomUUID().toString(), client.getClientId(),
                 scopes, user.id(), clock.instant());
