@@ -124,7 +124,7 @@ class GuestPlayersIT extends OAuthTestBase {
         // OpenID Connect's UserInfo with the same claims
         HttpResponse<String> oidc = new WebClient(ISSUER).get("/oauth/userinfo.php", "Authorization", "Bearer " + access);
         assertThat(oidc.body()).isEqualTo("{\"sub\":\"user:" + id + "\",\"name\":\"" + name + "\",\"given_name\":\""
-                + name + "\",\"invitado\":true}");
+                + name + "\",\"invitado\":true,\"menor\":false}");
         // what the account is: no address, a guest of that application
         assertThat(jdbc.queryForObject("select correo from users where id = ?", String.class, id)).isNull();
         assertThat(accounts.findById(id).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
