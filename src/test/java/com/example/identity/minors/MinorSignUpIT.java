@@ -286,7 +286,9 @@ class MinorSignUpIT {
         // the account exists, pending; the child logs in and sees their pages
         assertThat(jdbc.queryForObject("select estado from parental_consents where user_id = ?", String.class, child.id()))
                 .isEqualTo("pendiente");
-        assertThat(child.browser().get("/cuenta/").statusCode()).isEqualTo(200);
+        HttpResponse<String> own = child.browser().get("/cuenta/");
+        assertThat(own.statusCode()).isEqualTo(200);
+        assertThat(own.body()).contains("id=\"awaiting-parental-consent\"").contains("<strong>" + child.tutor() + "</strong>");
         // a console's code waits: /activar decides nothing
         long owner = accounts.findByEmail("dev@example.com").orElseThrow().getId();
         var console = clients.register(owner, "Consola", null, List.of(), com.example.identity.client.ClientType.DEVICE);
@@ -322,6 +324,7 @@ class MinorSignUpIT {
         assertThat(audited("PARENTAL_CONSENT_GIVEN", child.id())).isEqualTo(1);
         // served now, with the same session
         assertThat(authorize(child.browser(), application)).startsWith(application.redirectUri() + "?code=");
+        assertThat(child.browser().get("/cuenta/").body()).doesNotContain("awaiting-parental-consent");
         // the request's link is spent
         assertThat(parent.get("/tutor/consentir?token=" + token).statusCode()).isEqualTo(400);
 
