@@ -32,6 +32,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.SignedJWT;
 import tools.jackson.databind.json.JsonMapper;
 import com.example.identity.account.Role;
+import com.example.identity.support.AuditPages;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.Cluster;
 import com.example.identity.support.WebClient;
@@ -232,7 +233,7 @@ class TwoInstancesIT {
                 assertThat(verifies(oldToken, jwks(other))).as("the retired key still verifies its id_tokens").isTrue();
             }
         }
-        assertThat(admin.get("/dashboard/admin/audit.php").body()).contains("Clave de firma rotada");
+        assertThat(AuditPages.trailUntil(admin, "Clave de firma rotada")).contains("Clave de firma rotada");
 
         // once the last id_token of a retired key has expired (30 min + 5 min of skew), it is dropped everywhere
         JdbcTemplate jdbc = cluster.bean(0, JdbcTemplate.class);
