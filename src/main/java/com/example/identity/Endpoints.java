@@ -115,6 +115,8 @@ public final class Endpoints {
     public static final String REGISTRATION_CONFIRM = "/registro/confirmar";
     /** A parent's answer to a child's sign-up (decisions §27): the mailed links' page, open to anyone with the link. */
     public static final String PARENTAL_CONSENT = "/tutor/consentir";
+    /** A child waiting for the parent asks for the parent's mail again (minors/, from the account page). */
+    public static final String PARENTAL_CONSENT_RESEND = "/cuenta/tutor/reenviar";
     /**
      * Login with other providers (federation/, decisions §19): the buttons' start ({@code + registrationId}),
      * Spring Security's redirect to the provider and its redirect URI, the proof before linking an address

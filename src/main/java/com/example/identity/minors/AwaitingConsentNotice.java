@@ -5,6 +5,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.RequestParam;
 
 import com.example.identity.account.AccountPrincipal;
 
@@ -33,5 +34,11 @@ class AwaitingConsentNotice {
             return null;
         }
         return asked.of(user.id()).map(ParentalConsents.Consent::correoTutor).orElse(null);
+    }
+
+    /** What the resend button did ({@link ConsentResendController}): {@code reenviado}, {@code espera}, else null. */
+    @ModelAttribute("parentalMailResend")
+    @Nullable String resend(@RequestParam(name = "tutor", required = false) @Nullable String tutor) {
+        return "reenviado".equals(tutor) || "espera".equals(tutor) ? tutor : null;
     }
 }

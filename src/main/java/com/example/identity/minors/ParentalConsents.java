@@ -132,19 +132,61 @@ public class ParentalConsents {
         lock.holdInThisTransaction(LOCK);
         Instant now = clock.instant();
         String token = Secrets.randomUrlSafe(32);
-        Long sent = jdbc.queryForObject("select count(*) from parental_consents where correo_tutor = ? and requested_at > ?",
-                Long.class, tutor, Timestamp.from(now.minus(Duration.ofHours(1))));
+        long sent = askedThisHour(tutor, now);
         Locale language = Languages.current();
         jdbc.update("insert into parental_consents (user_id, correo_tutor, estado, language, request_digest, requested_at, "
                 + "expires_at) values (?, ?, ?, ?, ?, ?, ?)", account.getId(), tutor, PENDING, language.toLanguageTag(),
                 Secrets.sha256Hex(token), Timestamp.from(now), Timestamp.from(now.plus(ANSWER_WITHIN)));
-        if (sent != null && sent >= PER_ADDRESS_PER_HOUR) {
+        if (sent >= PER_ADDRESS_PER_HOUR) {
             // the addresses are not logged; the account waits, and goes after 7 days without an answer
             log.info("Parental consent: a parent's address was already sent {} mails this hour; none sent", PER_ADDRESS_PER_HOUR);
             return;
         }
         Child child = new Child(account.getId(), account.getPrimerNombre(), account.getCorreo(), birth, tutor, language);
         AfterCommit.onCommit(() -> mails.sendRequest(child, token));
+    }
+
+    /** The requests to the parent's address {@code tutor} within the hour before {@code now}, mailed or not. */
+    private long askedThisHour(String tutor, Instant now) {
+        Long asked = jdbc.queryForObject("select count(*) from parental_consents where correo_tutor = ? and requested_at > ?",
+                Long.class, tutor, Timestamp.from(now.minus(Duration.ofHours(1))));
+        return asked == null ? 0 : asked;
+    }
+
+    /** What {@link #resend} did: mailed a new link, asked to wait (the hour's mails were spent), or found nothing waiting. */
+    public enum Resend { SENT, WAIT, NONE }
+
+    /**
+     * The child asks again from their account page: while the request waits (within its 7 days), the parent is mailed
+     * a new link (the old one stops working), in the language of the sign-up; at most one an hour for one request and
+     * {@value #PER_ADDRESS_PER_HOUR} an hour to one address, as at the sign-up, so the page cannot flood a mailbox.
+     * The request's {@code requested_at} becomes the time of its last mail; its 7 days do not move.
+     */
+    @Transactional
+    public Resend resend(long userId) {
+        lock.holdInThisTransaction(LOCK);
+        Instant now = clock.instant();
+        record Row(String tutor, String language, Instant asked) {
+        }
+        List<Row> rows = jdbc.query("select correo_tutor, language, requested_at from parental_consents where user_id = ? "
+                + "and estado = ? and request_digest is not null and expires_at > ?", (rs, n) -> new Row(rs.getString(1),
+                        rs.getString(2), rs.getTimestamp(3).toInstant()), userId, PENDING, Timestamp.from(now));
+        Optional<UserAccount> account = accounts.findById(userId);
+        Optional<LocalDate> birth = birthDates.of(userId);
+        if (rows.isEmpty() || account.isEmpty() || birth.isEmpty()) {
+            return Resend.NONE;
+        }
+        Row row = rows.get(0);
+        if (row.asked().isAfter(now.minus(Duration.ofHours(1))) || askedThisHour(row.tutor(), now) >= PER_ADDRESS_PER_HOUR) {
+            return Resend.WAIT;
+        }
+        String token = Secrets.randomUrlSafe(32);
+        jdbc.update("update parental_consents set request_digest = ?, requested_at = ? where user_id = ? and estado = ?",
+                Secrets.sha256Hex(token), Timestamp.from(now), userId, PENDING);
+        Child child = new Child(userId, account.get().getPrimerNombre(), account.get().getCorreo(), birth.get(), row.tutor(),
+                Locale.forLanguageTag(row.language()));
+        AfterCommit.onCommit(() -> mails.sendRequest(child, token));
+        return Resend.SENT;
     }
 
     /** The child a link is about: the account, its name and address, the birth date, the parent's address, the mails' language. */

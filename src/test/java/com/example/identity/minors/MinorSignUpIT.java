@@ -411,15 +411,43 @@ class MinorSignUpIT {
         assertThat(text(request)).contains("Someone who gave the name «Kim» and the address " + correo)
                 .contains("they are under 14").contains("Spanish law");
         // three more children give the same parent's address within the hour: the fourth request mails nothing
+        WebClient fourth = null;
+        String fourthAddress = null;
         for (int i = 0; i < 3; i++) {
-            String another = newAddress("sibling");
-            assertThat(signUp(new WebClient(port), another, Map.of("fecha_nacimiento", yearsAgo(9).toString(),
+            fourthAddress = newAddress("sibling");
+            assertThat(signUp(new WebClient(port), fourthAddress, Map.of("fecha_nacimiento", yearsAgo(9).toString(),
                     "correo_tutor", tutor)).statusCode()).isEqualTo(200);
-            confirm(another);
+            fourth = confirm(fourthAddress);
         }
         assertThat(mailFor(tutor, 4)).hasSize(3);
         assertThat(jdbc.queryForObject("select count(*) from parental_consents where correo_tutor = ?", Long.class, tutor))
                 .isEqualTo(4);
+
+        // the fourth child's parent was not mailed: the account page asks again, at most once an hour
+        HttpResponse<String> home = fourth.get("/cuenta/");
+        assertThat(home.body()).contains("id=\"parental-mail-resend\"").doesNotContain("id=\"parental-mail-wait\"");
+        String csrf4 = WebClient.csrfOf(home.body());
+        assertThat(fourth.postForm("/cuenta/tutor/reenviar", Map.of()).statusCode()).as("no CSRF token").isEqualTo(403);
+        HttpResponse<String> early = fourth.postForm("/cuenta/tutor/reenviar", Map.of("_csrf", csrf4));
+        assertThat(early.statusCode()).isEqualTo(302);
+        assertThat(WebClient.location(early)).endsWith("/cuenta/?tutor=espera");
+        assertThat(fourth.get("/cuenta/?tutor=espera").body()).contains("id=\"parental-mail-wait\"")
+                .contains("Aún no podemos enviarlo de nuevo");
+        assertThat(mailFor(tutor, 4)).as("nothing mailed within the hour").hasSize(3);
+
+        clock.advance(Duration.ofMinutes(61));
+        HttpResponse<String> later = fourth.postForm("/cuenta/tutor/reenviar", Map.of("_csrf", csrf4));
+        assertThat(WebClient.location(later)).endsWith("/cuenta/?tutor=reenviado");
+        assertThat(fourth.get("/cuenta/?tutor=reenviado").body()).contains("id=\"parental-mail-resent\"");
+        List<MimeMessage> mails = mailFor(tutor, 4);
+        assertThat(mails).hasSize(4);
+        String resent = link(mails.get(3), CONSENT_LINK);
+        HttpResponse<String> parentsPage = new WebClient(port).get("/tutor/consentir?token=" + resent);
+        assertThat(parentsPage.statusCode()).isEqualTo(200);
+        assertThat(parentsPage.body()).contains(fourthAddress);
+        assertThat(WebClient.location(fourth.postForm("/cuenta/tutor/reenviar", Map.of("_csrf", csrf4))))
+                .as("again at once").endsWith("/cuenta/?tutor=espera");
+        assertThat(mailFor(tutor, 5)).hasSize(4);
     }
 
     static final JsonMapper JSON = JsonMapper.builder().build();
