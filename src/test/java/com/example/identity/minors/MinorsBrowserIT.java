@@ -61,6 +61,11 @@ class MinorsBrowserIT extends BrowserTest {
         Chromium.submit(browser, By.cssSelector("#signup-confirm-form button[type=submit]"));
         browser.get(base() + "/cuenta/");
         assertThat(browser.getPageSource()).contains(email);
+        // the account page says that it waits for the parent, and offers to mail the parent again
+        assertThat(browser.findElement(By.id("awaiting-parental-consent")).getText()).contains(tutor);
+        assertThat(browser.findElement(By.cssSelector("#parental-mail-resend button")).getText()).isEqualTo("es".equals(lang)
+                ? "Volver a enviar el correo a mi madre, padre o tutor" : "Send the e-mail to my parent or guardian again");
+        Chromium.screenshot(browser, "menores-cuenta-" + lang);
         return email;
     }
 
