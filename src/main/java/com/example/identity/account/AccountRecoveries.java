@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.Optional;
 
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -26,16 +25,16 @@ public class AccountRecoveries {
     private final Clock clock;
     private final ApplicationEventPublisher events;
     private final ProvedAddressMail provedAddressMail;
-    private final JdbcTemplate jdbc;
+    private final AccountLocks locks;
 
     AccountRecoveries(UserAccountRepository users, PasswordEncoder passwordEncoder, Clock clock,
-            ApplicationEventPublisher events, ProvedAddressMail provedAddressMail, JdbcTemplate jdbc) {
+            ApplicationEventPublisher events, ProvedAddressMail provedAddressMail, AccountLocks locks) {
         this.users = users;
         this.passwordEncoder = passwordEncoder;
         this.clock = clock;
         this.events = events;
         this.provedAddressMail = provedAddressMail;
-        this.jdbc = jdbc;
+        this.locks = locks;
     }
 
     /** The account of {@code correo}, if there is one (a link is sent only to an enabled one). */
@@ -50,7 +49,7 @@ public class AccountRecoveries {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void lock(long userId) {
-        jdbc.queryForList("select id from users where id = ? for update", Long.class, userId);
+        locks.lock(userId);
     }
 
     /**
