@@ -29,6 +29,10 @@ import org.junit.jupiter.api.Test;
  * that reads as SQL and holds the table's name as a word, a JPQL string naming the entity mapped to it
  * ({@code @Table}), an entity mapped to it, or a Spring Data repository of that entity (declared or used).
  * Fails with "table X named in package Y, owned by Z", and for a table without an owner.
+ *
+ * <p>A view ({@code create view}) has an owner too, the package whose table it projects; its line says
+ * {@code published} when the owner offers it to every package to read in the same statement as their own rows
+ * (the two hot paths, docs/architecture.md): others may then name it, in statements that only select.
  */
 class TableOwnershipTest {
 
@@ -38,6 +42,8 @@ class TableOwnershipTest {
 
     private static final Pattern CREATE = Pattern.compile(
             "(?i)create\\s+(?:unlogged\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?\"?(\\w+)");
+    private static final Pattern VIEW = Pattern.compile("(?i)create\\s+(?:or\\s+replace\\s+)?view\\s+\"?(\\w+)");
+    private static final Pattern DROP_VIEW = Pattern.compile("(?i)drop\\s+view\\s+(?:if\\s+exists\\s+)?\"?(\\w+)");
     private static final Pattern DROP = Pattern.compile("(?i)drop\\s+table\\s+(?:if\\s+exists\\s+)?\"?(\\w+)");
     private static final Pattern SQL = Pattern.compile(
             "(?i)(?<![\\w./-])(select|insert|update|delete|from|join|into|table|where|merge)(?![\\w/-])");
@@ -48,6 +54,10 @@ class TableOwnershipTest {
 
     /** Each table the migrations leave, lower-case. */
     static Set<String> tables;
+    /** Each view the migrations leave, lower-case (also in {@link #tables}: a view is named as a table is). */
+    static Set<String> views;
+    /** The views whose owners publish them for every package to read. */
+    static Set<String> published;
     /** Table → owning package (the first under the base, {@code oauth} for {@code oauth/store}). */
     static Map<String, String> owners;
     static Map<String, Set<String>> exceptions;
@@ -60,18 +70,23 @@ class TableOwnershipTest {
     @BeforeAll
     static void read() throws IOException {
         tables = new TreeSet<>();
+        views = new TreeSet<>();
         try (Stream<Path> files = Files.walk(MIGRATIONS)) {
             for (Path file : files.filter(p -> p.toString().endsWith(".sql")).sorted().toList()) {
                 String sql = Files.readString(file, StandardCharsets.UTF_8);
                 CREATE.matcher(sql).results().forEach(m -> tables.add(m.group(1).toLowerCase(Locale.ROOT)));
+                VIEW.matcher(sql).results().forEach(m -> views.add(m.group(1).toLowerCase(Locale.ROOT)));
             }
         }
         try (Stream<Path> files = Files.walk(MIGRATIONS)) {
             for (Path file : files.filter(p -> p.toString().endsWith(".sql")).toList()) {
-                DROP.matcher(Files.readString(file, StandardCharsets.UTF_8)).results()
-                        .forEach(m -> tables.remove(m.group(1).toLowerCase(Locale.ROOT)));
+                String sql = Files.readString(file, StandardCharsets.UTF_8);
+                DROP.matcher(sql).results().forEach(m -> tables.remove(m.group(1).toLowerCase(Locale.ROOT)));
+                DROP_VIEW.matcher(sql).results().forEach(m -> views.remove(m.group(1).toLowerCase(Locale.ROOT)));
             }
         }
+        tables.addAll(views);
+        published = new TreeSet<>();
         owners = new TreeMap<>();
         exceptions = new TreeMap<>();
         try (var in = TableOwnershipTest.class.getResourceAsStream(OWNERS)) {
@@ -85,8 +100,12 @@ class TableOwnershipTest {
                     exceptions.put(words[1], new TreeSet<>(List.of(words).subList(2, words.length)));
                 }
                 else {
-                    assertThat(words).as(line).hasSize(2);
+                    assertThat(words.length == 2 || words.length == 3 && words[2].equals("published"))
+                            .as("`table package` or `view package published`: " + line).isTrue();
                     assertThat(owners.put(words[0], words[1])).as("one owner for " + words[0]).isNull();
+                    if (words.length == 3) {
+                        published.add(words[0]);
+                    }
                 }
             }
         }
@@ -112,10 +131,29 @@ class TableOwnershipTest {
     }
 
     @Test
+    void onlyViewsArePublishedAndOthersOnlyReadThem() {
+        assertThat(published).as("published in " + OWNERS + " but not a view of the migrations").isSubsetOf(views);
+        List<String> writes = new ArrayList<>();
+        for (Source source : sources.values()) {
+            for (String literal : source.literals()) {
+                String lower = literal.toLowerCase(Locale.ROOT);
+                published.stream()
+                        .filter(view -> !source.pkg().equals(owners.get(view)))
+                        .filter(view -> SQL.matcher(literal).find() && word(view).matcher(lower).find())
+                        .filter(view -> !lower.strip().startsWith("select "))
+                        .forEach(view -> writes.add("view " + view + " in a statement other than a select in package "
+                                + source.pkg() + ": " + literal));
+            }
+        }
+        assertThat(writes).as("published views are read only by others").isEmpty();
+    }
+
+    @Test
     void onlyItsOwnerNamesATable() {
         Map<String, Set<String>> named = named();
         List<String> wrong = new ArrayList<>();
         named.forEach((table, packages) -> packages.stream()
+                .filter(pkg -> !published.contains(table))
                 .filter(pkg -> !pkg.equals(owners.get(table)))
                 .filter(pkg -> !exceptions.getOrDefault(pkg, Set.of()).contains(table))
                 .forEach(pkg -> wrong.add("table " + table + " named in package " + pkg + ", owned by " + owners.get(table))));

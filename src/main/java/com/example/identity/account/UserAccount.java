@@ -10,7 +10,11 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** A person who can log in: the {@code User} resource of the specification (§2.1). */
+/**
+ * A person who can log in: the {@code User} resource of the specification (§2.1). This package publishes some of
+ * its columns to others as the view {@code account_principals} (V96, docs/architecture.md "Published views"): a
+ * migration that changes one of them recreates that view.
+ */
 @Entity
 @Table(name = "users")
 public class UserAccount {

@@ -12,23 +12,7 @@ import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.example.identity.account.Role;
-
 interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
-
-    /**
-     * The one query of the hot path: the token, its owner and, for a token issued to a client, whether
-     * that client is revoked, by digest, in one round trip.
-     */
-    @Query("""
-            select new com.example.identity.apitoken.ApiTokenRepository$Row(
-                t.id, t.kind, t.personalScope, t.clientId, t.scopes, t.authorizationId, t.userInfoClaims, t.dpopJkt, t.createdAt,
-                t.expiresAt, t.revokedAt, t.lastUsedAt, u.id, u.primerNombre, u.correo, u.rol, u.enabled, c.revokedAt, u.emailVerified)
-            from ApiToken t join UserAccount u on u.id = t.userId
-                left join OAuthClient c on c.clientId = t.clientId
-            where t.tokenDigest = :digest
-            """)
-    Optional<Row> findValidationRow(@Param("digest") String digest);
 
     Optional<ApiToken> findByTokenDigest(String tokenDigest);
 
@@ -97,13 +81,4 @@ interface ApiTokenRepository extends JpaRepository<ApiToken, Long> {
     @Modifying
     @Query("update ApiToken t set t.lastUsedAt = :now where t.id = :id and (t.lastUsedAt is null or t.lastUsedAt < :cutoff)")
     int touch(@Param("id") long id, @Param("now") Instant now, @Param("cutoff") Instant cutoff);
-
-    /**
-     * {@code clientRevokedAt} is the revocation time of the client a token was issued to, if any; {@code dpopJkt} the
-     * thumbprint of the DPoP key the token is bound to, if any.
-     */
-    record Row(long tokenId, TokenKind kind, TokenScope personalScope, String clientId, String scopes,
-            String authorizationId, String userInfoClaims, String dpopJkt, Instant createdAt, Instant expiresAt, Instant revokedAt, Instant lastUsedAt, long userId,
-            String primerNombre, String correo, Role rol, boolean enabled, Instant clientRevokedAt, boolean emailVerified) {
-    }
 }

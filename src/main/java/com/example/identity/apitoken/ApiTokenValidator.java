@@ -41,6 +41,7 @@ public class ApiTokenValidator {
     static final String UNKNOWN_CACHE = "api-tokens-unknown";
 
     private final ApiTokenRepository tokens;
+    private final ValidationRows rows;
     private final Clock clock;
     /** Per token id, when this instance may next write {@code last_used_at}: spares the database repeat UPDATEs. */
     private final ConcurrentHashMap<Long, Instant> nextTouch = new ConcurrentHashMap<>();
@@ -66,8 +67,9 @@ public class ApiTokenValidator {
     private record Cached(TokenOwner owner, Instant issuedAt, Instant expiresAt, Instant lastUsedAt) {
     }
 
-    ApiTokenValidator(ApiTokenRepository tokens, Clock clock, CacheInvalidation invalidation) {
+    ApiTokenValidator(ApiTokenRepository tokens, ValidationRows rows, Clock clock, CacheInvalidation invalidation) {
         this.tokens = tokens;
+        this.rows = rows;
         this.clock = clock;
         this.invalidation = invalidation;
         invalidation.register(CACHE, this::evictLocally, valid::clear);
@@ -123,22 +125,18 @@ public class ApiTokenValidator {
             }
             long validGeneration = valid.generation();
             long unknownGeneration = unknown.generation();
-            Optional<ApiTokenRepository.Row> row = tokens.findValidationRow(digest);
+            Optional<ValidationRows.Row> row = rows.find(digest);
             if (row.isEmpty()) {
                 // not when a token was minted while this lookup ran: it may be this one
                 unknown.putUnlessEvictedSince(digest, Boolean.TRUE, unknownGeneration);
                 return TokenCheck.UNKNOWN;
             }
             cached = row
-                    .filter(r -> r.revokedAt() == null)
-                    .filter(r -> r.expiresAt() == null || r.expiresAt().isAfter(now))
-                    .filter(ApiTokenRepository.Row::enabled)
+                    .filter(r -> r.times().revokedAt() == null)
+                    .filter(r -> r.times().expiresAt() == null || r.times().expiresAt().isAfter(now))
+                    .filter(r -> r.owner().enabled())
                     .filter(r -> r.clientRevokedAt() == null)
-                    .map(r -> new Cached(new TokenOwner(r.tokenId(), r.userId(), r.primerNombre(), r.correo(),
-                            r.rol(), r.kind(), r.personalScope(), r.clientId(), SpaceSeparated.words(r.scopes()),
-                            r.authorizationId(), SpaceSeparated.words(r.userInfoClaims()), r.emailVerified(), r.dpopJkt()),
-                            r.createdAt(), r.expiresAt(),
-                            r.lastUsedAt()))
+                    .map(ApiTokenValidator::cached)
                     .orElse(null);
             if (cached == null) {
                 return TokenCheck.INVALID;
@@ -152,6 +150,14 @@ public class ApiTokenValidator {
         }
         recordUse(cached, now);
         return new TokenCheck(cached.owner(), true, cached.issuedAt(), cached.expiresAt());
+    }
+
+    private static Cached cached(ValidationRows.Row r) {
+        var o = r.owner();
+        return new Cached(new TokenOwner(r.tokenId(), o.userId(), o.primerNombre(), o.correo(), o.rol(), r.kind(),
+                r.personalScope(), r.clientId(), SpaceSeparated.words(r.scopes()), r.authorizationId(),
+                SpaceSeparated.words(r.userInfoClaims()), o.emailVerified(), r.dpopJkt()),
+                r.times().createdAt(), r.times().expiresAt(), r.times().lastUsedAt());
     }
 
     /**

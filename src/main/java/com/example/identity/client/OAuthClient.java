@@ -9,7 +9,11 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** An OAuth application (specification §2.3): one redirect URI, a client id, a secret kept as a digest. */
+/**
+ * An OAuth application (specification §2.3): one redirect URI, a client id, a secret kept as a digest. Its
+ * {@code client_id} and {@code revoked_at} are published to others as the view {@code client_revocations} (V96,
+ * docs/architecture.md "Published views").
+ */
 @Entity
 @Table(name = "oauth_clients")
 public class OAuthClient {

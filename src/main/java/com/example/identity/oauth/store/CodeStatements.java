@@ -18,13 +18,13 @@ import com.example.identity.apitoken.AuthorizationTokens;
 import com.example.identity.common.SpaceSeparated;
 
 /**
- * The code flow's hot statements, in plain JDBC: issuing a code (one INSERT, its own autocommit
- * statement: one round trip), and at the exchange reading the code with its owner (one join) and marking
- * it used (one conditional UPDATE), inside the exchange's transaction. They are every code's work and
- * were measured (JFR, sso-code on PostgreSQL) at a fifth of the service's Java time through Hibernate,
- * entity snapshots, flushes and identity maps included. Everything else about authorizations (refresh
- * families, the device flow's records, the purge) keeps its JPA entity, {@link AuthorizationRecord}, over
- * the same rows.
+ * The code flow's hot statements, in plain JDBC: issuing a code (one INSERT, its own autocommit statement: one
+ * round trip), and at the exchange reading the code with its owner (one join) and marking it used (one conditional
+ * UPDATE), inside the exchange's transaction. The owner comes from the view that account/ publishes for it ({@code
+ * account_principals}, V96; docs/architecture.md): this package names only its own tables. They are every code's
+ * work and were measured (JFR, sso-code on PostgreSQL) at a fifth of the service's Java time through Hibernate,
+ * entity snapshots, flushes and identity maps included. Everything else about authorizations (refresh families, the
+ * device flow's records, the purge) keeps its JPA entity, {@link AuthorizationRecord}, over the same rows.
  */
 @Component
 class CodeStatements {
@@ -40,7 +40,7 @@ class CodeStatements {
                 a.code_challenge_method, a.code_digest, a.code_issued_at, a.code_expires_at, a.code_used_at, a.auth_time,
                 a.amr, a.id_token_claims, a.userinfo_claims, a.sid,
                 u.primer_nombre, u.correo, u.rol, u.enabled, u.password_change_required, u.email_verified
-            from oauth_authorizations a join users u on u.id = a.user_id
+            from oauth_authorizations a join account_principals u on u.id = a.user_id
             where a.code_digest = ?""";
 
     private final JdbcTemplate jdbc;
