@@ -1,7 +1,6 @@
 package com.example.identity.federation;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
@@ -32,11 +30,8 @@ import com.example.identity.account.Caller;
 import com.example.identity.sanctions.SanctionService;
 import com.example.identity.sanctions.Sanctioner;
 import com.example.identity.account.Role;
+import com.example.identity.support.Mailbox;
 import com.example.identity.support.WebClient;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.GreenMailUtil;
-import com.icegreen.greenmail.util.ServerSetupTest;
 
 /**
  * Login with Steam (decisions §19, D38) against an OpenID Authentication 2.0 provider running in the test
@@ -51,9 +46,7 @@ import com.icegreen.greenmail.util.ServerSetupTest;
 class SteamLoginIT {
 
     @RegisterExtension
-    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
-            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
-            .withPerMethodLifecycle(false);
+    static final Mailbox MAIL = new Mailbox(Duration.ofSeconds(5));
 
     static final int PORT = OtherProvider.freePort();
     static final String BASE = "http://localhost:" + PORT;
@@ -66,8 +59,7 @@ class SteamLoginIT {
     static void properties(DynamicPropertyRegistry registry) throws Exception {
         steam = new FakeSteam();
         steam.register(registry, PORT);
-        registry.add("spring.mail.host", () -> "127.0.0.1");
-        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+        MAIL.register(registry);
     }
 
     @AfterAll
@@ -124,11 +116,7 @@ class SteamLoginIT {
     }
 
     String mailedToken(String correo) {
-        var messages = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
-                .until(() -> SMTP.getReceivedMessagesForDomain(correo), found -> found.length >= 1);
-        Matcher m = LINK.matcher(GreenMailUtil.getBody(messages[0]).replace("=\r\n", "").replace("=3D", "="));
-        assertThat(m.find()).isTrue();
-        return m.group(1);
+        return Mailbox.link(MAIL.mailFor(correo, 1).get(0), LINK);
     }
 
     @Test

@@ -10,12 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jakarta.mail.internet.MimeMessage;
 
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,13 +28,10 @@ import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.common.Purge;
 import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.Mailbox;
 import com.example.identity.support.MovableClock;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.GreenMailUtil;
-import com.icegreen.greenmail.util.ServerSetupTest;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -54,14 +49,11 @@ import tools.jackson.databind.json.JsonMapper;
 class MinorSignUpIT {
 
     @RegisterExtension
-    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
-            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
-            .withPerMethodLifecycle(false);
+    static final Mailbox MAIL = new Mailbox(Duration.ofSeconds(10));
 
     @DynamicPropertySource
     static void mail(DynamicPropertyRegistry registry) {
-        registry.add("spring.mail.host", () -> "127.0.0.1");
-        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+        MAIL.register(registry);
     }
 
     static final Pattern SIGN_UP_LINK = Pattern.compile("https?://[^\\s\"<>]*/registro/confirmar\\?token=([A-Za-z0-9_-]{43})");
@@ -109,36 +101,9 @@ class MinorSignUpIT {
         return web.postForm("/registro", fields, "X-Forwarded-For", clientAddress());
     }
 
-    static List<MimeMessage> mailFor(String email, int count) {
-        try {
-            return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
-                    .until(() -> List.of(SMTP.getReceivedMessagesForDomain(email)), found -> found.size() >= count);
-        }
-        catch (ConditionTimeoutException fewer) {
-            return List.of(SMTP.getReceivedMessagesForDomain(email));
-        }
-    }
-
-    /** The mail's parts as a reader sees them: quoted-printable decoded (soft line breaks, {@code =C2=AB}...). */
-    static String text(MimeMessage message) {
-        try (var decoded = jakarta.mail.internet.MimeUtility.decode(new java.io.ByteArrayInputStream(
-                GreenMailUtil.getBody(message).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), "quoted-printable")) {
-            return new String(decoded.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        }
-        catch (java.io.IOException | jakarta.mail.MessagingException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    static String link(MimeMessage message, Pattern pattern) {
-        Matcher m = pattern.matcher(text(message));
-        assertThat(m.find()).as(text(message)).isTrue();
-        return m.group(1);
-    }
-
     /** The child's own link used: the account exists and this browser is logged in to it. */
     WebClient confirm(String correo) {
-        String token = link(mailFor(correo, 1).get(0), SIGN_UP_LINK);
+        String token = Mailbox.link(MAIL.mailFor(correo, 1).get(0), SIGN_UP_LINK);
         var web = new WebClient(port);
         HttpResponse<String> landing = web.get("/registro/confirmar?token=" + token);
         assertThat(landing.statusCode()).isEqualTo(200);
@@ -305,11 +270,11 @@ class MinorSignUpIT {
                 + "La%20cuenta%20espera%20el%20consentimiento%20de%20su%20madre%2C%20padre%20o%20tutor&state=s-9");
 
         // the parent's mail, written for someone who never heard of the service
-        MimeMessage request = mailFor(child.tutor(), 1).get(0);
+        MimeMessage request = MAIL.mailFor(child.tutor(), 1).get(0);
         assertThat(request.getSubject()).isEqualTo("¿Das permiso a Leo para tener una cuenta?");
-        assertThat(text(request)).contains("Alguien que se ha presentado como «Leo», con la dirección " + child.correo())
+        assertThat(Mailbox.text(request)).contains("Alguien que se ha presentado como «Leo», con la dirección " + child.correo())
                 .contains("tiene menos de 14 años").contains("LOPDGDD").contains("7 días");
-        String token = link(request, CONSENT_LINK);
+        String token = Mailbox.link(request, CONSENT_LINK);
         var parent = new WebClient(port);
         HttpResponse<String> page = parent.get("/tutor/consentir?token=" + token);
         assertThat(page.statusCode()).isEqualTo(200);
@@ -329,9 +294,9 @@ class MinorSignUpIT {
         assertThat(parent.get("/tutor/consentir?token=" + token).statusCode()).isEqualTo(400);
 
         // the confirmation mail's link withdraws it: the account is disabled
-        MimeMessage granted = mailFor(child.tutor(), 2).get(1);
+        MimeMessage granted = MAIL.mailFor(child.tutor(), 2).get(1);
         assertThat(granted.getSubject()).isEqualTo("Has autorizado la cuenta de Leo");
-        String withdrawal = link(granted, CONSENT_LINK);
+        String withdrawal = Mailbox.link(granted, CONSENT_LINK);
         HttpResponse<String> withdrawPage = parent.get("/tutor/consentir?token=" + withdrawal);
         assertThat(withdrawPage.statusCode()).isEqualTo(200);
         assertThat(withdrawPage.body()).contains("<button name=\"decision\" value=\"withdraw\">Retirar el permiso</button>")
@@ -352,7 +317,7 @@ class MinorSignUpIT {
     @Test
     void theParentsRefusalDeletesTheAccount() {
         Child child = childOf(12);
-        String token = link(mailFor(child.tutor(), 1).get(0), CONSENT_LINK);
+        String token = Mailbox.link(MAIL.mailFor(child.tutor(), 1).get(0), CONSENT_LINK);
         var parent = new WebClient(port);
         HttpResponse<String> page = parent.get("/tutor/consentir?token=" + token);
         HttpResponse<String> denied = parent.postForm("/tutor/consentir", Map.of("token", token, "decision", "deny",
@@ -373,7 +338,7 @@ class MinorSignUpIT {
     void sevenDaysOfSilenceDeleteTheAccountThroughTheRetentionJobsPurge() {
         Child waiting = childOf(12);
         Child answered = childOf(13);
-        String token = link(mailFor(answered.tutor(), 1).get(0), CONSENT_LINK);
+        String token = Mailbox.link(MAIL.mailFor(answered.tutor(), 1).get(0), CONSENT_LINK);
         var parent = new WebClient(port);
         HttpResponse<String> page = parent.get("/tutor/consentir?token=" + token);
         parent.postForm("/tutor/consentir", Map.of("token", token, "decision", "allow", "_csrf", WebClient.csrfOf(page.body())));
@@ -389,7 +354,7 @@ class MinorSignUpIT {
         assertThat(jdbc.queryForObject("select count(*) from audit_events where event = 'USER_DELETED' and subject = ?",
                 Long.class, "usuario #" + waiting.id() + " (sin consentimiento parental)")).isEqualTo(1);
         // the parent's link no longer works
-        assertThat(parent.get("/tutor/consentir?token=" + link(mailFor(waiting.tutor(), 1).get(0), CONSENT_LINK))
+        assertThat(parent.get("/tutor/consentir?token=" + Mailbox.link(MAIL.mailFor(waiting.tutor(), 1).get(0), CONSENT_LINK))
                 .statusCode()).isEqualTo(400);
     }
 
@@ -402,13 +367,13 @@ class MinorSignUpIT {
         assertThat(en.postForm("/registro", Map.of("correo", correo, "primer_nombre", "Kim", "password", PASSWORD,
                 "fecha_nacimiento", yearsAgo(11).toString(), "correo_tutor", tutor, "_csrf", csrf), "X-Forwarded-For",
                 clientAddress()).statusCode()).isEqualTo(200);
-        String token = link(mailFor(correo, 1).get(0), SIGN_UP_LINK);
+        String token = Mailbox.link(MAIL.mailFor(correo, 1).get(0), SIGN_UP_LINK);
         HttpResponse<String> landing = en.get("/registro/confirmar?token=" + token);
         assertThat(en.postForm("/registro/confirmar", Map.of("token", token, "_csrf", WebClient.csrfOf(landing.body())))
                 .statusCode()).isEqualTo(302);
-        MimeMessage request = mailFor(tutor, 1).get(0);
+        MimeMessage request = MAIL.mailFor(tutor, 1).get(0);
         assertThat(request.getSubject()).isEqualTo("Do you allow Kim to have an account?");
-        assertThat(text(request)).contains("Someone who gave the name «Kim» and the address " + correo)
+        assertThat(Mailbox.text(request)).contains("Someone who gave the name «Kim» and the address " + correo)
                 .contains("they are under 14").contains("Spanish law");
         // three more children give the same parent's address within the hour: the fourth request mails nothing
         WebClient fourth = null;
@@ -419,7 +384,7 @@ class MinorSignUpIT {
                     "correo_tutor", tutor)).statusCode()).isEqualTo(200);
             fourth = confirm(fourthAddress);
         }
-        assertThat(mailFor(tutor, 4)).hasSize(3);
+        assertThat(MAIL.mailFor(tutor, 4)).hasSize(3);
         assertThat(jdbc.queryForObject("select count(*) from parental_consents where correo_tutor = ?", Long.class, tutor))
                 .isEqualTo(4);
 
@@ -433,21 +398,21 @@ class MinorSignUpIT {
         assertThat(WebClient.location(early)).endsWith("/cuenta/?tutor=espera");
         assertThat(fourth.get("/cuenta/?tutor=espera").body()).contains("id=\"parental-mail-wait\"")
                 .contains("Aún no podemos enviarlo de nuevo");
-        assertThat(mailFor(tutor, 4)).as("nothing mailed within the hour").hasSize(3);
+        assertThat(MAIL.mailFor(tutor, 4)).as("nothing mailed within the hour").hasSize(3);
 
         clock.advance(Duration.ofMinutes(61));
         HttpResponse<String> later = fourth.postForm("/cuenta/tutor/reenviar", Map.of("_csrf", csrf4));
         assertThat(WebClient.location(later)).endsWith("/cuenta/?tutor=reenviado");
         assertThat(fourth.get("/cuenta/?tutor=reenviado").body()).contains("id=\"parental-mail-resent\"");
-        List<MimeMessage> mails = mailFor(tutor, 4);
+        List<MimeMessage> mails = MAIL.mailFor(tutor, 4);
         assertThat(mails).hasSize(4);
-        String resent = link(mails.get(3), CONSENT_LINK);
+        String resent = Mailbox.link(mails.get(3), CONSENT_LINK);
         HttpResponse<String> parentsPage = new WebClient(port).get("/tutor/consentir?token=" + resent);
         assertThat(parentsPage.statusCode()).isEqualTo(200);
         assertThat(parentsPage.body()).contains(fourthAddress);
         assertThat(WebClient.location(fourth.postForm("/cuenta/tutor/reenviar", Map.of("_csrf", csrf4))))
                 .as("again at once").endsWith("/cuenta/?tutor=espera");
-        assertThat(mailFor(tutor, 5)).hasSize(4);
+        assertThat(MAIL.mailFor(tutor, 5)).hasSize(4);
     }
 
     static final JsonMapper JSON = JsonMapper.builder().build();
@@ -477,7 +442,7 @@ class MinorSignUpIT {
     }
 
     void allow(Child child) {
-        String token = link(mailFor(child.tutor(), 1).get(0), CONSENT_LINK);
+        String token = Mailbox.link(MAIL.mailFor(child.tutor(), 1).get(0), CONSENT_LINK);
         var parent = new WebClient(port);
         HttpResponse<String> page = parent.get("/tutor/consentir?token=" + token);
         assertThat(parent.postForm("/tutor/consentir", Map.of("token", token, "decision", "allow", "_csrf",

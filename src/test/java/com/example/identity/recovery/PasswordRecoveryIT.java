@@ -1,7 +1,6 @@
 package com.example.identity.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.doAnswer;
@@ -18,17 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import jakarta.mail.BodyPart;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
-import jakarta.mail.internet.MimeMultipart;
 
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.ServerSetupTest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,6 +41,7 @@ import com.example.identity.account.Role;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.mail.Mailer;
 import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.Mailbox;
 import com.example.identity.support.WebClient;
 
 /**
@@ -71,14 +65,11 @@ class PasswordRecoveryIT {
     MeterRegistry registry;
 
     @RegisterExtension
-    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
-            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
-            .withPerMethodLifecycle(false);
+    static final Mailbox MAIL = new Mailbox(Duration.ofSeconds(5));
 
     @DynamicPropertySource
     static void mail(DynamicPropertyRegistry registry) {
-        registry.add("spring.mail.host", () -> "127.0.0.1");
-        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+        MAIL.register(registry);
     }
 
     static final Pattern LINK = Pattern.compile("https?://[^\\s\"<>]*/login/restablecer\\?token=([A-Za-z0-9_-]{43})");
@@ -112,43 +103,6 @@ class PasswordRecoveryIT {
         return "192.0.2." + (1 + (int) (Math.random() * 250));
     }
 
-    /** The messages GreenMail received for {@code email}, waiting up to 5 s for {@code count} of them. */
-    static List<MimeMessage> mailFor(String email, int count) {
-        try {
-            return await().atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO)
-                    .pollInterval(Duration.ofMillis(50))
-                    .until(() -> List.of(SMTP.getReceivedMessagesForDomain(email)), found -> found.size() >= count);
-        }
-        catch (ConditionTimeoutException fewer) {
-            return List.of(SMTP.getReceivedMessagesForDomain(email));
-        }
-    }
-
-    /** The text/plain and text/html parts of the message, wherever MimeMessageHelper nested them. */
-    static Map<String, String> parts(MimeMessage message) throws Exception {
-        Map<String, String> found = new java.util.HashMap<>();
-        collect(message.getContent(), found);
-        assertThat(found).containsKeys("text", "html");
-        return found;
-    }
-
-    private static void collect(Object content, Map<String, String> found) throws Exception {
-        if (content instanceof MimeMultipart multipart) {
-            for (int i = 0; i < multipart.getCount(); i++) {
-                BodyPart part = multipart.getBodyPart(i);
-                if (part.isMimeType("text/plain")) {
-                    found.put("text", (String) part.getContent());
-                }
-                else if (part.isMimeType("text/html")) {
-                    found.put("html", (String) part.getContent());
-                }
-                else {
-                    collect(part.getContent(), found);
-                }
-            }
-        }
-    }
-
     static String token(String body) {
         Matcher m = LINK.matcher(body);
         assertThat(m.find()).as(body).isTrue();
@@ -171,17 +125,17 @@ class PasswordRecoveryIT {
         assertThat(asked.body()).contains(PasswordRecoveryController.SENT);
         assertThat(asked.headers().firstValue("Cache-Control")).hasValue("no-store");
 
-        List<MimeMessage> mail = mailFor(email, 1);
+        List<MimeMessage> mail = MAIL.mailFor(email, 1);
         assertThat(mail).hasSize(1);
         MimeMessage message = mail.get(0);
         assertThat(message.getSubject()).isEqualTo("Restablece tu contraseña");
         assertThat(message.getRecipients(Message.RecipientType.TO)[0].toString()).isEqualTo(email);
         assertThat(message.getFrom()[0].toString()).isEqualTo("Identidad <no-reply@localhost>");
-        Map<String, String> parts = parts(message);
-        assertThat(parts.get("text")).startsWith("Hola, Olvido:").contains("30 minutos");
-        assertThat(parts.get("html")).contains("<a href=\"").contains("Elegir una nueva contraseña");
-        String token = token(parts.get("text"));
-        assertThat(token(parts.get("html"))).isEqualTo(token);
+        // both parts are there (Mailbox fails on a missing one)
+        assertThat(Mailbox.text(message)).startsWith("Hola, Olvido:").contains("30 minutos");
+        assertThat(Mailbox.html(message)).contains("<a href=\"").contains("Elegir una nueva contraseña");
+        String token = token(Mailbox.text(message));
+        assertThat(token(Mailbox.html(message))).isEqualTo(token);
         // stored as a digest only: the SHA-256 of the link's token, never the token
         long userId = accounts.findByEmail(email).orElseThrow().getId();
         assertThat(jdbc.queryForList("select token_digest from password_resets where user_id = ?", String.class, userId))
@@ -253,14 +207,14 @@ class PasswordRecoveryIT {
         HttpResponse<String> nobody = ask(unknown, address());
         assertThat(nobody.statusCode()).isEqualTo(known.statusCode()).isEqualTo(200);
         assertThat(nobody.body()).isEqualTo(known.body());
-        assertThat(mailFor(email, 1)).hasSize(1);
-        assertThat(mailFor(unknown, 1)).isEmpty();
+        assertThat(MAIL.mailFor(email, 1)).hasSize(1);
+        assertThat(MAIL.mailFor(unknown, 1)).isEmpty();
         // a disabled account is sent nothing either
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
         String disabled = newAccount();
         administration.disable(new Caller(admin, true), accounts.findByEmail(disabled).orElseThrow().getId());
         assertThat(ask(disabled, address()).body()).isEqualTo(known.body());
-        assertThat(mailFor(disabled, 1)).isEmpty();
+        assertThat(MAIL.mailFor(disabled, 1)).isEmpty();
         // malformed input is refused in the page's own words, and asks for nothing
         var web = new WebClient(port);
         HttpResponse<String> malformed = web.postForm("/login/recuperar", Map.of("correo", "no es un correo",
@@ -275,7 +229,7 @@ class PasswordRecoveryIT {
         for (int i = 0; i < 4; i++) {
             assertThat(ask(email, address()).statusCode()).isEqualTo(200);
         }
-        assertThat(mailFor(email, 4)).as("a 4th would be there within the 5 s it waits").hasSize(3);
+        assertThat(MAIL.mailFor(email, 4)).as("a 4th would be there within the 5 s it waits").hasSize(3);
 
         String from = "198.51.100." + (1 + (int) (Math.random() * 250));
         for (int i = 0; i < 5; i++) {
@@ -321,14 +275,14 @@ class PasswordRecoveryIT {
         finally {
             release.countDown();
         }
-        assertThat(mailFor(email, 2)).hasSize(2);
+        assertThat(MAIL.mailFor(email, 2)).hasSize(2);
     }
 
     @Test
     void anExpiredLinkIsRefused() throws Exception {
         String email = newAccount();
         ask(email, address());
-        String token = token(parts(mailFor(email, 1).get(0)).get("text"));
+        String token = token(Mailbox.text(MAIL.mailFor(email, 1).get(0)));
         jdbc.update("update password_resets set expires_at = ? where user_id = ?", Timestamp.from(Instant.now().minusSeconds(1)),
                 accounts.findByEmail(email).orElseThrow().getId());
         HttpResponse<String> late = new WebClient(port).get("/login/restablecer?token=" + token);

@@ -50,7 +50,7 @@ class RecoveryBrowserIT extends BrowserTest {
         MimeMessage mail = MailFiles.newest(email, "Restablece tu contraseña");
         assertThat(mail.getSubject()).isEqualTo("Restablece tu contraseña");
         Matcher link = LINK.matcher(new String(mail.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                + PasswordRecoveryIT.parts(mail).get("text"));
+                + MailFiles.text(mail));
         assertThat(link.find()).isTrue();
 
         browser.get(base() + link.group(1));

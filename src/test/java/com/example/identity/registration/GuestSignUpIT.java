@@ -4,7 +4,6 @@ import static com.example.identity.registration.RegistrationIT.newAddress;
 import static com.example.identity.registration.RegistrationIT.token;
 import static com.example.identity.registration.RegistrationIT.withoutAddress;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -33,12 +32,9 @@ import com.example.identity.account.UserAccount;
 import com.example.identity.client.ClientService;
 import com.example.identity.client.ClientType;
 import com.example.identity.support.IntegrationTest;
-import com.example.identity.support.MailFiles;
+import com.example.identity.support.Mailbox;
 import com.example.identity.support.WebClient;
 import com.example.identity.webhooks.Webhooks;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.ServerSetupTest;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -54,14 +50,11 @@ import tools.jackson.databind.json.JsonMapper;
 class GuestSignUpIT {
 
     @RegisterExtension
-    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
-            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
-            .withPerMethodLifecycle(false);
+    static final Mailbox MAIL = new Mailbox(Duration.ofSeconds(10));
 
     @DynamicPropertySource
     static void mail(DynamicPropertyRegistry registry) {
-        registry.add("spring.mail.host", () -> "127.0.0.1");
-        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+        MAIL.register(registry);
     }
 
     static final JsonMapper JSON = JsonMapper.builder().build();
@@ -135,18 +128,8 @@ class GuestSignUpIT {
         return browser.postForm("/registro", fields, "X-Forwarded-For", clientAddress());
     }
 
-    /** The mails that reached {@code email} (waiting for {@code count} of them a few seconds). */
-    static List<MimeMessage> mailFor(String email, int count) {
-        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
-                .until(() -> List.of(SMTP.getReceivedMessagesForDomain(email)), found -> found.size() >= count);
-    }
-
     static JsonNode json(HttpResponse<String> response) {
         return JSON.readTree(response.body());
-    }
-
-    static String text(MimeMessage mail) throws Exception {
-        return MailFiles.text(mail);
     }
 
     HttpResponse<String> refresh(Guest guest) {
@@ -193,9 +176,9 @@ class GuestSignUpIT {
         HttpResponse<String> sent = browser.postForm("/registro", fields, "X-Forwarded-For", clientAddress());
         assertThat(sent.statusCode()).isEqualTo(200);
         assertThat(sent.body()).contains("Te hemos enviado un correo a").contains(correo);
-        MimeMessage mail = mailFor(correo, 1).get(0);
+        MimeMessage mail = MAIL.mailFor(correo, 1).get(0);
         assertThat(mail.getSubject()).isEqualTo("Guarda tu progreso");
-        assertThat(text(mail)).contains("Para guardar tu progreso de invitado en una cuenta con la dirección " + correo);
+        assertThat(Mailbox.text(mail)).contains("Para guardar tu progreso de invitado en una cuenta con la dirección " + correo);
         // nothing changed yet: the guest is a guest until the link is used
         assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
 
@@ -270,7 +253,7 @@ class GuestSignUpIT {
         assertThat(withoutAddress(forTaken.body(), taken).replaceAll("Invitado \\d{4}", "GUEST"))
                 .isEqualTo(withoutAddress(forFresh.body(), fresh).replaceAll("Invitado \\d{4}", "GUEST"));
 
-        MimeMessage mail = mailFor(taken, 1).get(0);
+        MimeMessage mail = MAIL.mailFor(taken, 1).get(0);
         assertThat(mail.getSubject()).isEqualTo("Guarda tu progreso");
         String token = token(mail);
         var owners = new WebClient(port);
@@ -304,7 +287,7 @@ class GuestSignUpIT {
         Guest guest = newGuest();
         String correo = newAddress();
         assertThat(signUpThere(new WebClient(port), conversionPage(guest), correo).statusCode()).isEqualTo(200);
-        String token = token(mailFor(correo, 1).get(0));
+        String token = token(MAIL.mailFor(correo, 1).get(0));
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
         // an admin deletes the guest (decisions §20): its waiting sign-up's link no longer works
         assertThat(deletion.delete(guest.id(), new Caller(admin, true))).isEqualTo(AccountDeletion.Outcome.DELETED);

@@ -1,7 +1,6 @@
 package com.example.identity.registration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -14,13 +13,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jakarta.mail.internet.MimeMessage;
 
 import org.aopalliance.intercept.MethodInterceptor;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.aop.framework.Advised;
@@ -40,11 +37,8 @@ import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
 import com.example.identity.crypto.Secrets;
 import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.Mailbox;
 import com.example.identity.support.WebClient;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.GreenMailUtil;
-import com.icegreen.greenmail.util.ServerSetupTest;
 
 /**
  * Sign-up (decisions §18) over real HTTP, the mail through a real SMTP server in the test (GreenMail): the same
@@ -56,14 +50,11 @@ import com.icegreen.greenmail.util.ServerSetupTest;
 class RegistrationIT {
 
     @RegisterExtension
-    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
-            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
-            .withPerMethodLifecycle(false);
+    static final Mailbox MAIL = new Mailbox(Duration.ofSeconds(5));
 
     @DynamicPropertySource
     static void mail(DynamicPropertyRegistry registry) {
-        registry.add("spring.mail.host", () -> "127.0.0.1");
-        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+        MAIL.register(registry);
     }
 
     /**
@@ -101,7 +92,7 @@ class RegistrationIT {
         }
     }
 
-    static final Pattern LINK = Pattern.compile("(https?://[^\\s\"<>]*)/registro/confirmar\\?token=([A-Za-z0-9_-]{43})");
+    static final Pattern LINK = Pattern.compile("https?://[^\\s\"<>]*/registro/confirmar\\?token=([A-Za-z0-9_-]{43})");
     static final String PASSWORD = "my-own-password-1";
 
     @LocalServerPort
@@ -141,20 +132,9 @@ class RegistrationIT {
         return web.postForm("/registro", fields, "X-Forwarded-For", from);
     }
 
-    static List<MimeMessage> mailFor(String email, int count) {
-        try {
-            return await().atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
-                    .until(() -> List.of(SMTP.getReceivedMessagesForDomain(email)), found -> found.size() >= count);
-        }
-        catch (ConditionTimeoutException fewer) {
-            return List.of(SMTP.getReceivedMessagesForDomain(email));
-        }
-    }
-
+    /** The sign-up link's token in the mail. */
     static String token(MimeMessage message) {
-        Matcher m = LINK.matcher(GreenMailUtil.getBody(message).replace("=\r\n", "").replace("=3D", "="));
-        assertThat(m.find()).as(GreenMailUtil.getBody(message)).isTrue();
-        return m.group(2);
+        return Mailbox.link(message, LINK);
     }
 
     /** The answer page with the address typed taken out: what it says about the address must not differ. */
@@ -171,7 +151,7 @@ class RegistrationIT {
         assertThat(sent.statusCode()).isEqualTo(200);
         assertThat(sent.headers().firstValue("Cache-Control")).hasValue("no-store");
         assertThat(sent.body()).contains("Te hemos enviado un correo a").contains(correo);
-        MimeMessage mail = mailFor(correo, 1).get(0);
+        MimeMessage mail = MAIL.mailFor(correo, 1).get(0);
         assertThat(mail.getSubject()).isEqualTo("Confirma tu cuenta");
         String token = token(mail);
         // nothing exists yet, and only the token's digest is stored
@@ -225,9 +205,9 @@ class RegistrationIT {
 
         assertThat(forTaken.statusCode()).isEqualTo(forFresh.statusCode()).isEqualTo(200);
         assertThat(withoutAddress(forTaken.body(), taken)).isEqualTo(withoutAddress(forFresh.body(), fresh));
-        MimeMessage notice = mailFor(taken, 1).get(0);
+        MimeMessage notice = MAIL.mailFor(taken, 1).get(0);
         assertThat(notice.getSubject()).isEqualTo("Alguien ha intentado crear una cuenta con tu correo");
-        String text = GreenMailUtil.getBody(notice).replace("=\r\n", "").replace("=3D", "=");
+        String text = Mailbox.text(notice) + Mailbox.html(notice);
         assertThat(text).contains("http://localhost:8080/login/").contains("http://localhost:8080/login/recuperar")
                 .doesNotContain("/registro/confirmar");
         assertThat(jdbc.queryForObject("select count(*) from pending_registrations where correo = ? and token_digest is null "
@@ -253,7 +233,7 @@ class RegistrationIT {
 
         String correo = newAddress();
         assertThat(signUp(web, correo, "Gael", PASSWORD, redirect, clientAddress()).statusCode()).isEqualTo(200);
-        String token = token(mailFor(correo, 1).get(0));
+        String token = token(MAIL.mailFor(correo, 1).get(0));
         HttpResponse<String> landing = web.get("/registro/confirmar?token=" + token);
         assertThat(landing.headers().firstValue("Content-Security-Policy").orElseThrow())
                 .contains("form-action 'self' https://game.example");
@@ -273,7 +253,7 @@ class RegistrationIT {
         var web = new WebClient(port);
         assertThat(signUp(web, correo, "Olga", PASSWORD, "/oauth/authorize.php?client_id=nadie&redirect_uri=https://evil.example",
                 clientAddress()).statusCode()).isEqualTo(200);
-        String token = token(mailFor(correo, 1).get(0));
+        String token = token(MAIL.mailFor(correo, 1).get(0));
         assertThat(jdbc.queryForObject("select continue_to from pending_registrations where token_digest = ?", String.class,
                 Secrets.sha256Hex(token))).isNull();
         HttpResponse<String> landing = web.get("/registro/confirmar?token=" + token);
@@ -305,7 +285,7 @@ class RegistrationIT {
         for (int i = 0; i < 4; i++) {
             assertThat(signUp(new WebClient(port), correo, "Rita", PASSWORD, null, clientAddress()).statusCode()).isEqualTo(200);
         }
-        assertThat(mailFor(correo, 4)).as("a 4th would be there within the 5 s it waits").hasSize(3);
+        assertThat(MAIL.mailFor(correo, 4)).as("a 4th would be there within the 5 s it waits").hasSize(3);
 
         String from = "198.51.100." + (1 + (int) (Math.random() * 250));
         for (int i = 0; i < 5; i++) {
@@ -356,7 +336,7 @@ class RegistrationIT {
         assertThat(signUp(new WebClient(port), correo, "Uno", PASSWORD, null, clientAddress()).statusCode()).isEqualTo(200);
         assertThat(signUp(new WebClient(port), correo, "Dos", "other-password-22", null, clientAddress()).statusCode())
                 .isEqualTo(200);
-        List<MimeMessage> mails = mailFor(correo, 2);
+        List<MimeMessage> mails = MAIL.mailFor(correo, 2);
         assertThat(mails).hasSize(2);
         List<String> tokens = mails.stream().map(RegistrationIT::token).toList();
         List<WebClient> browsers = List.of(new WebClient(port), new WebClient(port));
@@ -393,7 +373,7 @@ class RegistrationIT {
         String correo = newAddress();
         assertThat(signUp(new WebClient(port), correo, "Intrusa", PASSWORD, null, clientAddress()).statusCode())
                 .isEqualTo(200);
-        String token = token(mailFor(correo, 1).get(0));
+        String token = token(MAIL.mailFor(correo, 1).get(0));
         var owner = new WebClient(port);
         HttpResponse<String> page = owner.get("/registro/confirmar?token=" + token);
         assertThat(page.body()).contains("Alguien que se ha presentado como").contains("«Intrusa»")
@@ -426,7 +406,7 @@ class RegistrationIT {
         String correo = newAddress();
         assertThat(signUp(new WebClient(port), correo, "Intruso", PASSWORD, null, clientAddress()).statusCode())
                 .isEqualTo(200);
-        String token = token(mailFor(correo, 1).get(0));
+        String token = token(MAIL.mailFor(correo, 1).get(0));
 
         HttpResponse<String> refused = confirm(new WebClient(port), token, Map.of("accion", "rechazar"));
 

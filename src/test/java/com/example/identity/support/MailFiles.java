@@ -10,15 +10,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import jakarta.mail.BodyPart;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
-import jakarta.mail.internet.MimeMultipart;
 
 /**
  * The mail a test context without SMTP wrote as {@code .eml} files ({@code identity.mail.directory} is
@@ -81,32 +78,14 @@ public final class MailFiles {
         return Optional.empty();
     }
 
-    /** The first link of the message's plain text part that matches {@code link} (group 1 if it has one). */
-    public static String link(MimeMessage message, Pattern link) throws Exception {
-        Matcher m = link.matcher(text(message.getContent()));
-        if (!m.find()) {
-            throw new AssertionError("no link " + link);
-        }
-        return m.groupCount() > 0 ? m.group(1) : m.group();
+    /** The first link of the message's plain text that matches {@code link}: {@link Mailbox#link}. */
+    public static String link(MimeMessage message, Pattern link) {
+        return Mailbox.link(message, link);
     }
 
-    /** The message's plain text, as a mail client shows it. */
-    public static String text(MimeMessage message) throws Exception {
-        return text(message.getContent());
-    }
-
-    private static String text(Object content) throws Exception {
-        if (content instanceof String s) {
-            return s;
-        }
-        StringBuilder all = new StringBuilder();
-        if (content instanceof MimeMultipart multipart) {
-            for (int i = 0; i < multipart.getCount(); i++) {
-                BodyPart part = multipart.getBodyPart(i);
-                all.append(part.isMimeType("text/plain") ? (String) part.getContent() : text(part.getContent()));
-            }
-        }
-        return all.toString();
+    /** The message's plain text, as a mail client shows it: {@link Mailbox#text}. */
+    public static String text(MimeMessage message) {
+        return Mailbox.text(message);
     }
 
     private static Optional<MimeMessage> read(Path file) {

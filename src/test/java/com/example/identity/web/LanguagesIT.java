@@ -2,15 +2,12 @@ package com.example.identity.web;
 
 import static com.example.identity.support.ApiAssertions.assertApiError;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
-import jakarta.mail.Multipart;
-import jakarta.mail.Part;
 import jakarta.mail.internet.MimeMessage;
 
 import org.junit.jupiter.api.Test;
@@ -23,10 +20,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import com.example.identity.account.AccountService;
 import com.example.identity.account.Role;
 import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.Mailbox;
 import com.example.identity.support.WebClient;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.ServerSetupTest;
 
 /**
  * The languages (decisions §22) over real HTTP: Spanish by default, English by {@code Accept-Language} or by the
@@ -38,14 +33,11 @@ import com.icegreen.greenmail.util.ServerSetupTest;
 class LanguagesIT {
 
     @RegisterExtension
-    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
-            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
-            .withPerMethodLifecycle(false);
+    static final Mailbox MAIL = new Mailbox(Duration.ofSeconds(10));
 
     @DynamicPropertySource
     static void mail(DynamicPropertyRegistry registry) {
-        registry.add("spring.mail.host", () -> "127.0.0.1");
-        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+        MAIL.register(registry);
     }
 
     @LocalServerPort
@@ -126,15 +118,14 @@ class LanguagesIT {
         String csrf = WebClient.csrfOf(web.get("/login/recuperar?lang=en").body());
         web.postForm("/login/recuperar", Map.of("correo", email, "_csrf", csrf));
 
-        MimeMessage mail = await().atMost(Duration.ofSeconds(5)).until(() -> SMTP.getReceivedMessagesForDomain(email),
-                found -> found.length == 1)[0];
+        MimeMessage mail = MAIL.only(email);
         assertThat(mail.getSubject()).isEqualTo("Reset your password");
-        String text = part(mail, "text/plain");
+        String text = Mailbox.text(mail);
         assertThat(text).startsWith("Hello Ana,\n\nSomeone (we hope you) has asked to reset the password of your account "
                 + email + ".\nTo choose a new one, open this link within the next 30 minutes:\n\n")
                 .endsWith("If you did not ask for it, ignore this message: your password does not change.\n\n"
                         + "Identity service\n");
-        assertThat(part(mail, "text/html")).startsWith("<!DOCTYPE html><html lang=\"en\">").contains(">Choose a new password</a>");
+        assertThat(Mailbox.html(mail)).startsWith("<!DOCTYPE html><html lang=\"en\">").contains(">Choose a new password</a>");
     }
 
     /**
@@ -154,17 +145,15 @@ class LanguagesIT {
             assertThat(answer.statusCode()).isIn(200, 302);
         }
 
-        MimeMessage link = await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.getReceivedMessagesForDomain(fresh),
-                found -> found.length == 1)[0];
+        MimeMessage link = MAIL.only(fresh);
         assertThat(link.getSubject()).isEqualTo("Confirm your account");
-        assertThat(part(link, "text/plain")).startsWith("Hello Eve,\n\nTo finish creating your account " + fresh
+        assertThat(Mailbox.text(link)).startsWith("Hello Eve,\n\nTo finish creating your account " + fresh
                 + ", open this link within the next 24 hours:\n\n");
-        assertThat(part(link, "text/html")).startsWith("<!DOCTYPE html><html lang=\"en\">").contains(">Confirm my account</a>");
+        assertThat(Mailbox.html(link)).startsWith("<!DOCTYPE html><html lang=\"en\">").contains(">Confirm my account</a>");
 
-        MimeMessage notice = await().atMost(Duration.ofSeconds(10)).until(() -> SMTP.getReceivedMessagesForDomain(taken),
-                found -> found.length == 1)[0];
+        MimeMessage notice = MAIL.only(taken);
         assertThat(notice.getSubject()).isEqualTo("Someone tried to create an account with your e-mail address");
-        assertThat(part(notice, "text/plain")).startsWith("Hello,\n\nSomeone (perhaps you) tried to create an account with the address "
+        assertThat(Mailbox.text(notice)).startsWith("Hello,\n\nSomeone (perhaps you) tried to create an account with the address "
                 + taken + ", but you already have one.");
     }
 
@@ -176,10 +165,9 @@ class LanguagesIT {
         String csrf = web.csrfFrom("/login/recuperar");
         web.postForm("/login/recuperar", Map.of("correo", email, "_csrf", csrf));
 
-        MimeMessage mail = await().atMost(Duration.ofSeconds(5)).until(() -> SMTP.getReceivedMessagesForDomain(email),
-                found -> found.length == 1)[0];
+        MimeMessage mail = MAIL.only(email);
         assertThat(mail.getSubject()).isEqualTo("Restablece tu contraseña");
-        assertThat(part(mail, "text/plain")).startsWith("Hola, Ana:\n\nAlguien (esperamos que tú) ha pedido");
+        assertThat(Mailbox.text(mail)).startsWith("Hola, Ana:\n\nAlguien (esperamos que tú) ha pedido");
     }
 
     /** The JSON contract does not move with the language: the same Spanish bytes with Accept-Language: en. */
@@ -210,21 +198,5 @@ class LanguagesIT {
 
         HttpResponse<String> discovery = english.get("/.well-known/openid-configuration", "Accept-Language", "en");
         assertThat(discovery.body()).contains("\"ui_locales_supported\":[\"es\",\"en\"]");
-    }
-
-    /** The text/plain or text/html part, wherever MimeMessageHelper nested it. */
-    static String part(Part part, String type) throws Exception {
-        if (part.isMimeType(type) && !part.isMimeType("multipart/*")) {
-            return String.valueOf(part.getContent()).replace("\r\n", "\n"); // SMTP's line ends
-        }
-        if (part.getContent() instanceof Multipart multipart) {
-            for (int i = 0; i < multipart.getCount(); i++) {
-                String found = part(multipart.getBodyPart(i), type);
-                if (found != null) {
-                    return found;
-                }
-            }
-        }
-        return null;
     }
 }
