@@ -1,5 +1,8 @@
 package com.example.identity.federation;
 
+import static com.example.identity.federation.ProviderLogin.PASSWORD;
+import static com.example.identity.federation.ProviderLogin.givingBirthDate;
+import static com.example.identity.federation.ProviderLogin.pathOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -28,6 +31,7 @@ import com.example.identity.account.AccountService;
 import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.client.ClientService;
+import com.example.identity.federation.ProviderLogin.ProviderPerson;
 import com.example.identity.support.MailFiles;
 import com.example.identity.support.MovableClock;
 import com.example.identity.sanctions.SanctionService;
@@ -52,24 +56,16 @@ import tools.jackson.databind.json.JsonMapper;
 class FederatedLoginIT {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
-    static final int PORT = OtherProvider.freePort();
-    static final String BASE = "http://localhost:" + PORT;
-    static final String PASSWORD = "provider-password-1";
+    static final ProviderLogin FEDERATION = new ProviderLogin();
+    static final int PORT = FEDERATION.port;
+    static final String BASE = FEDERATION.base;
     static OtherProvider provider;
 
     @DynamicPropertySource
     static void providers(DynamicPropertyRegistry registry) {
-        provider = OtherProvider.start();
-        var google = provider.application(BASE + "/login/oauth2/code/google");
+        provider = FEDERATION.start(registry, "google");
         var discord = provider.application(BASE + "/login/oauth2/code/discord");
         String p = "spring.security.oauth2.client.";
-        registry.add("server.port", () -> PORT);
-        registry.add("identity.issuer", () -> BASE);
-        registry.add(p + "registration.google.client-id", google::clientId);
-        registry.add(p + "registration.google.client-secret", google::clientSecret);
-        registry.add(p + "registration.google.client-name", () -> "Google");
-        registry.add(p + "registration.google.scope", () -> "openid,email,profile");
-        registry.add(p + "provider.google.issuer-uri", () -> provider.issuer);
         registry.add(p + "registration.discord.client-id", discord::clientId);
         registry.add(p + "registration.discord.client-secret", discord::clientSecret);
         registry.add(p + "registration.discord.client-name", () -> "Discord");
@@ -109,62 +105,6 @@ class FederatedLoginIT {
     @Autowired
     SanctionService sanctions;
 
-    static String pathOf(String location) {
-        URI uri = URI.create(location);
-        return uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-    }
-
-    /** A person logged in at the provider, in a browser of its own. */
-    record ProviderPerson(long id, String email, WebClient browser) {
-    }
-
-    ProviderPerson atProvider(String name, boolean verified) {
-        String email = "fed-" + UUID.randomUUID() + "@example.com";
-        long id = provider.person(name, email, PASSWORD, verified);
-        var browser = new WebClient(provider.port);
-        assertThat(browser.login(email, PASSWORD).statusCode()).isEqualTo(302);
-        return new ProviderPerson(id, email, browser);
-    }
-
-    /**
-     * From this service's {@code start} (a button's address) through the provider and back: the answer of this
-     * service's redirect URI.
-     */
-    static HttpResponse<String> viaProvider(WebClient here, WebClient there, String start, String registrationId) {
-        HttpResponse<String> arrived = beforeBirthDate(here, there, start, registrationId);
-        if (arrived.statusCode() != 302 || !WebClient.location(arrived).equals("/login/fecha-nacimiento")) {
-            return arrived;
-        }
-        // a first login: the provider gave no birth date, asked once before the account exists (decisions §27)
-        return givingBirthDate(here, ADULT, Map.of());
-    }
-
-    static final String ADULT = "1990-05-17";
-
-    /** The birth date's page answered with {@code birth} (and {@code extra} fields): its answer. */
-    static HttpResponse<String> givingBirthDate(WebClient here, String birth, Map<String, String> extra) {
-        HttpResponse<String> page = here.get("/login/fecha-nacimiento");
-        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
-        Map<String, String> fields = new java.util.LinkedHashMap<>(extra);
-        fields.put("fecha_nacimiento", birth);
-        fields.put("_csrf", WebClient.csrfOf(page.body()));
-        return here.postForm("/login/fecha-nacimiento", fields);
-    }
-
-    /** As {@link #viaProvider}, without answering the birth date's page of a first login. */
-    static HttpResponse<String> beforeBirthDate(WebClient here, WebClient there, String start, String registrationId) {
-        HttpResponse<String> started = here.get(start);
-        assertThat(started.statusCode()).as(started.body()).isEqualTo(302);
-        assertThat(pathOf(WebClient.location(started))).isEqualTo("/oauth2/authorization/" + registrationId);
-        HttpResponse<String> toProvider = here.get("/oauth2/authorization/" + registrationId);
-        assertThat(toProvider.statusCode()).isEqualTo(302);
-        assertThat(WebClient.location(toProvider)).startsWith(provider.issuer + "/oauth/authorize.php?");
-        HttpResponse<String> back = there.get(pathOf(WebClient.location(toProvider)));
-        assertThat(back.statusCode()).as(back.body()).isEqualTo(302);
-        assertThat(WebClient.location(back)).startsWith(BASE + "/login/oauth2/code/" + registrationId + "?code=");
-        return here.get(pathOf(WebClient.location(back)));
-    }
-
     long linkedUser(String registrationId, String subject) {
         return jdbc.queryForObject("select user_id from linked_identities where provider = ? and subject = ?",
                 Long.class, registrationId, subject);
@@ -172,9 +112,9 @@ class FederatedLoginIT {
 
     @Test
     void aFirstLoginWithoutABirthDateAsksItOnceBeforeTheAccountExistsAndAChildsWaitsForTheParent() throws Exception {
-        ProviderPerson person = atProvider("Nil", true);
+        ProviderPerson person = FEDERATION.atProvider("Nil", true);
         var browser = new WebClient(PORT);
-        HttpResponse<String> asked = beforeBirthDate(browser, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> asked = FEDERATION.beforeBirthDate(browser, person.browser(), "/login/federado/google", "google");
         assertThat(asked.statusCode()).isEqualTo(302);
         assertThat(WebClient.location(asked)).isEqualTo("/login/fecha-nacimiento");
         assertThat(accounts.findByEmail(person.email())).as("no account before the date").isEmpty();
@@ -204,7 +144,7 @@ class FederatedLoginIT {
         assertThat(MailFiles.newest(tutor, "¿Das permiso a Nil para tener una cuenta?")).isNotNull();
         // the page is gone once used, and the next login asks nothing
         assertThat(WebClient.location(browser.get("/login/fecha-nacimiento"))).endsWith("/login/");
-        HttpResponse<String> again = beforeBirthDate(new WebClient(PORT), person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> again = FEDERATION.beforeBirthDate(new WebClient(PORT), person.browser(), "/login/federado/google", "google");
         assertThat(WebClient.location(again)).isEqualTo("/");
     }
 
@@ -219,10 +159,10 @@ class FederatedLoginIT {
 
     @Test
     void aFirstLoginWithGoogleCreatesAVerifiedAccountAndTheNextOneLogsIntoIt() {
-        ProviderPerson person = atProvider("Greta", true);
+        ProviderPerson person = FEDERATION.atProvider("Greta", true);
         var browser = new WebClient(PORT);
 
-        HttpResponse<String> landed = viaProvider(browser, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> landed = FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google", "google");
 
         assertThat(landed.statusCode()).as(landed.body()).isEqualTo(302);
         assertThat(WebClient.location(landed)).isEqualTo("/");
@@ -242,7 +182,7 @@ class FederatedLoginIT {
 
         // the next time, in another browser: the same account, no second one
         var later = new WebClient(PORT);
-        HttpResponse<String> again = viaProvider(later, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> again = FEDERATION.viaProvider(later, person.browser(), "/login/federado/google", "google");
         assertThat(WebClient.location(again)).isEqualTo("/");
         assertThat(later.get("/cuenta/").body()).contains(person.email());
         assertThat(jdbc.queryForObject("select count(*) from users where correo = ?", Long.class, person.email())).isEqualTo(1);
@@ -284,10 +224,10 @@ class FederatedLoginIT {
     /** D44: an address the provider did not verify makes no account; the link mailed to it makes it, linked. */
     @Test
     void anAddressTheProviderDidNotVerifyMakesNoAccountUntilTheLinkMailedThereIsUsed() throws Exception {
-        ProviderPerson person = atProvider("Ulises", false);
+        ProviderPerson person = FEDERATION.atProvider("Ulises", false);
         var browser = new WebClient(PORT);
 
-        HttpResponse<String> landed = viaProvider(browser, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> landed = FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google", "google");
 
         assertThat(WebClient.location(landed)).isEqualTo("/registro");
         assertThat(accounts.findByEmail(person.email())).isEmpty();
@@ -306,7 +246,7 @@ class FederatedLoginIT {
         assertThat(account.isPasswordSet()).isFalse();
         assertThat(linkedUser("google", "user:" + person.id())).isEqualTo(account.getId());
         var later = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(later, person.browser(), "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(later, person.browser(), "/login/federado/google", "google")))
                 .isEqualTo("/");
         assertThat(later.get("/cuenta/").body()).contains(person.email());
     }
@@ -325,7 +265,7 @@ class FederatedLoginIT {
         assertThat(attackerAtProvider.login(victim, PASSWORD).statusCode()).isEqualTo(302);
         var attacker = new WebClient(PORT);
 
-        assertThat(WebClient.location(viaProvider(attacker, attackerAtProvider, "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(attacker, attackerAtProvider, "/login/federado/google", "google")))
                 .isEqualTo("/registro");
         assertThat(accounts.findByEmail(victim)).as("no account on an unverified address").isEmpty();
         String attackersLink = signUpAsShown(attacker, victim, "Mallory");
@@ -356,7 +296,7 @@ class FederatedLoginIT {
         long victimsAccount = accounts.findByEmail(victim).orElseThrow().getId();
 
         var again = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(again, attackerAtProvider, "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(again, attackerAtProvider, "/login/federado/google", "google")))
                 .as("the proof of the victim's account is asked").isEqualTo("/login/vincular");
         assertThat(again.get("/cuenta/").statusCode()).as("the attacker is not logged in").isEqualTo(302);
         assertThat(jdbc.queryForObject("select count(*) from linked_identities where user_id = ?", Long.class,
@@ -379,7 +319,7 @@ class FederatedLoginIT {
         long account = accounts.createFederated("Mallory", victim, false, "google").getId();
         assertThat(links.link(account, "google", "user:" + attackerId)).isTrue();
         var attacker = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(attacker, attackerAtProvider, "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(attacker, attackerAtProvider, "/login/federado/google", "google")))
                 .isEqualTo("/");
         var device = new SoftwarePasskey(BASE);
         String csrf = attacker.csrfFrom("/cuenta/seguridad");
@@ -402,7 +342,7 @@ class FederatedLoginIT {
                 .isZero();
         assertThat(attacker.get("/cuenta/").statusCode()).as("the attacker's session ended").isEqualTo(302);
         var later = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(later, attackerAtProvider, "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(later, attackerAtProvider, "/login/federado/google", "google")))
                 .as("the identity no longer logs in").isEqualTo("/login/vincular");
         assertThat(later.get("/cuenta/").statusCode()).isEqualTo(302);
         var passkeyLogin = new WebClient(PORT);
@@ -420,10 +360,10 @@ class FederatedLoginIT {
 
     @Test
     void anOAuth2ProviderWithoutOpenIdConnectIsReadThroughItsUserInfoMapping() throws Exception {
-        ProviderPerson person = atProvider("Dani", true);
+        ProviderPerson person = FEDERATION.atProvider("Dani", true);
         var browser = new WebClient(PORT);
 
-        HttpResponse<String> landed = viaProvider(browser, person.browser(), "/login/federado/discord", "discord");
+        HttpResponse<String> landed = FEDERATION.viaProvider(browser, person.browser(), "/login/federado/discord", "discord");
 
         // /api/userinfo.php asserts nothing about the address (D44): the address and the name it gives are typed
         // in the sign-up form, and its link makes the account with the subject it gives linked
@@ -438,11 +378,11 @@ class FederatedLoginIT {
 
     @Test
     void anAddressThatHasAnAccountIsLinkedOnlyAfterThePersonProvesThatAccount() {
-        ProviderPerson person = atProvider("Lara", true);
+        ProviderPerson person = FEDERATION.atProvider("Lara", true);
         long mine = accounts.create("Lara", person.email(), "my-password-here-1", Role.USER).getId();
         var browser = new WebClient(PORT);
 
-        HttpResponse<String> asked = viaProvider(browser, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> asked = FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google", "google");
 
         assertThat(WebClient.location(asked)).isEqualTo("/login/vincular");
         assertThat(jdbc.queryForObject("select count(*) from linked_identities where user_id = ?", Long.class, mine)).isZero();
@@ -464,14 +404,14 @@ class FederatedLoginIT {
         assertThat(browser.get("/cuenta/").statusCode()).isEqualTo(200);
         // from now on Google logs into that account directly
         var later = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(later, person.browser(), "/login/federado/google", "google"))).isEqualTo("/");
+        assertThat(WebClient.location(FEDERATION.viaProvider(later, person.browser(), "/login/federado/google", "google"))).isEqualTo("/");
         assertThat(later.get("/cuenta/").body()).contains(person.email());
     }
 
     /** §19: a passkey proves the account at /login/vincular too (the login page's passkey login, then its end). */
     @Test
     void anAddressThatHasAnAccountIsLinkedAfterAPasskeyOfThatAccount() {
-        ProviderPerson person = atProvider("Paz", true);
+        ProviderPerson person = FEDERATION.atProvider("Paz", true);
         long mine = accounts.create("Paz", person.email(), "my-password-here-2", Role.USER).getId();
         var device = new SoftwarePasskey(BASE);
         var owner = new WebClient(PORT);
@@ -482,7 +422,7 @@ class FederatedLoginIT {
                 .contains("\"success\":true");
 
         var browser = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(browser, person.browser(), "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google", "google")))
                 .isEqualTo("/login/vincular");
         String page = browser.get("/login/vincular").body();
         assertThat(page).contains("id=\"passkey-login\"").contains("data-redirect=\"/login/vincular/terminar\"");
@@ -502,7 +442,7 @@ class FederatedLoginIT {
      */
     @Test
     void aSuspendedPersonIsRefusedAfterTheProviderAndAfterTheirPasskeyWithTheReason() {
-        ProviderPerson person = atProvider("Sara", true);
+        ProviderPerson person = FEDERATION.atProvider("Sara", true);
         long id = accounts.create("Sara", person.email(), "my-password-here-3", Role.USER).getId();
         var device = new SoftwarePasskey(BASE);
         var owner = new WebClient(PORT);
@@ -512,7 +452,7 @@ class FederatedLoginIT {
         assertThat(postJson(owner, "/webauthn/register", device.register(creation.body(), "Phone"), ownerCsrf).body())
                 .contains("\"success\":true");
         var linking = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(linking, person.browser(), "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(linking, person.browser(), "/login/federado/google", "google")))
                 .isEqualTo("/login/vincular");
         assertThat(linking.postForm("/login/vincular", Map.of("password", "my-password-here-3",
                 "_csrf", linking.csrfFrom("/login/vincular"))).statusCode()).isEqualTo(302);
@@ -521,7 +461,7 @@ class FederatedLoginIT {
         sanctions.place(Sanctioner.of(new Caller(admin, true)), id, "Fraude con tarjetas", null, null);
 
         var viaGoogle = new WebClient(PORT);
-        HttpResponse<String> refused = viaProvider(viaGoogle, person.browser(), "/login/federado/google", "google");
+        HttpResponse<String> refused = FEDERATION.viaProvider(viaGoogle, person.browser(), "/login/federado/google", "google");
         assertThat(WebClient.location(refused)).isEqualTo("/login/?suspendida=1");
         assertThat(viaGoogle.get("/login/?suspendida=1").body()).contains("id=\"suspended\"")
                 .contains("Tu cuenta está suspendida de forma permanente.").contains("<strong>Fraude con tarjetas</strong>");
@@ -553,7 +493,7 @@ class FederatedLoginIT {
         clients.setFirstParty(new Caller(admin, true), app.clientId(), true);
         String authorize = "/oauth/authorize.php?" + WebClient.encode(Map.of("response_type", "code", "client_id",
                 app.clientId(), "redirect_uri", app.redirectUri(), "scope", "openid email", "state", "s-9"));
-        ProviderPerson person = atProvider("Amaia", true);
+        ProviderPerson person = FEDERATION.atProvider("Amaia", true);
         var browser = new WebClient(PORT);
         String toLogin = pathOf(WebClient.location(browser.get(authorize)));
         String redirect = UriUtils.decode(UriComponentsBuilder.fromUriString(toLogin).build().getQueryParams()
@@ -561,7 +501,7 @@ class FederatedLoginIT {
         String button = browser.get(toLogin).body();
         assertThat(button).contains("href=\"/login/federado/google?redirect=");
 
-        HttpResponse<String> landed = viaProvider(browser, person.browser(), "/login/federado/google?redirect="
+        HttpResponse<String> landed = FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google?redirect="
                 + java.net.URLEncoder.encode(redirect, StandardCharsets.UTF_8), "google");
 
         assertThat(WebClient.location(landed)).isEqualTo(redirect);
@@ -584,9 +524,9 @@ class FederatedLoginIT {
         var app = clients.register(owner, "Tienda", "https://shop.example/cb/" + UUID.randomUUID());
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
         clients.setFirstParty(new Caller(admin, true), app.clientId(), true);
-        ProviderPerson person = atProvider("Marta", true);
+        ProviderPerson person = FEDERATION.atProvider("Marta", true);
         var browser = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(browser, person.browser(), "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google", "google")))
                 .isEqualTo("/");
 
         HttpResponse<String> demanded = browser.get("/oauth/authorize.php?" + WebClient.encode(Map.of("response_type",
@@ -599,9 +539,9 @@ class FederatedLoginIT {
 
     @Test
     void theLastWayToLogInCannotBeUnlinkedAnotherOneCanBeLinkedAndThenItCan() {
-        ProviderPerson person = atProvider("Íker", true);
+        ProviderPerson person = FEDERATION.atProvider("Íker", true);
         var browser = new WebClient(PORT);
-        viaProvider(browser, person.browser(), "/login/federado/google", "google");
+        FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google", "google");
         long id = accounts.findByEmail(person.email()).orElseThrow().getId();
         long google = jdbc.queryForObject("select id from linked_identities where user_id = ? and provider = 'google'",
                 Long.class, id);
@@ -613,7 +553,7 @@ class FederatedLoginIT {
         assertThat(browser.get("/cuenta/seguridad?vinculo=ultimo").body()).contains("es tu única forma de entrar");
 
         // "Vincular Discord" from the logged-in session: the same provider person, through Discord's registration
-        HttpResponse<String> linked = viaProvider(browser, person.browser(), "/login/federado/discord?vincular=1", "discord");
+        HttpResponse<String> linked = FEDERATION.viaProvider(browser, person.browser(), "/login/federado/discord?vincular=1", "discord");
         assertThat(WebClient.location(linked)).isEqualTo("/cuenta/seguridad?vinculo=nuevo");
         assertThat(linkedUser("discord", Long.toString(person.id()))).isEqualTo(id);
         assertThat(browser.get("/cuenta/").body()).as("still logged in as the same account").contains(person.email());
@@ -634,9 +574,9 @@ class FederatedLoginIT {
      */
     @Test
     void anAccountMadeByAProviderLeavesWithAFreshLoginThereAndItsAddressTypedAgain() {
-        ProviderPerson person = atProvider("Lea", true);
+        ProviderPerson person = FEDERATION.atProvider("Lea", true);
         var browser = new WebClient(PORT);
-        assertThat(WebClient.location(viaProvider(browser, person.browser(), "/login/federado/google", "google")))
+        assertThat(WebClient.location(FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google", "google")))
                 .isEqualTo("/");
         long id = accounts.findByEmail(person.email()).orElseThrow().getId();
         clock.advance(Duration.ofMinutes(11));
@@ -655,15 +595,15 @@ class FederatedLoginIT {
                 Long.class, person.email())).as("no password was checked").isZero();
 
         // another person's identity at the provider proves nothing about this account
-        ProviderPerson stranger = atProvider("Otra", true);
-        HttpResponse<String> other = viaProvider(browser, stranger.browser(), "/login/federado/google?reautenticar=1",
+        ProviderPerson stranger = FEDERATION.atProvider("Otra", true);
+        HttpResponse<String> other = FEDERATION.viaProvider(browser, stranger.browser(), "/login/federado/google?reautenticar=1",
                 "google");
         assertThat(WebClient.location(other)).isEqualTo("/cuenta/eliminar?reautenticacion=otra");
         HttpResponse<String> told = browser.get("/cuenta/eliminar?reautenticacion=otra");
         assertThat(told.body()).contains(person.email()).contains("no es la vinculada a tu cuenta");
         assertThat(accounts.findByEmail(stranger.email())).as("nothing made for the stranger").isEmpty();
 
-        HttpResponse<String> again = viaProvider(browser, person.browser(), "/login/federado/google?reautenticar=1",
+        HttpResponse<String> again = FEDERATION.viaProvider(browser, person.browser(), "/login/federado/google?reautenticar=1",
                 "google");
         assertThat(WebClient.location(again)).isEqualTo("/cuenta/eliminar");
         HttpResponse<String> fresh = browser.get("/cuenta/eliminar");

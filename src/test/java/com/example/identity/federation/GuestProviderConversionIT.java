@@ -1,8 +1,10 @@
 package com.example.identity.federation;
 
+import static com.example.identity.federation.ProviderLogin.givingBirthDate;
+import static com.example.identity.federation.ProviderLogin.newEmail;
+import static com.example.identity.federation.ProviderLogin.pathOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
@@ -39,9 +41,9 @@ import tools.jackson.databind.json.JsonMapper;
 class GuestProviderConversionIT {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
-    static final int PORT = OtherProvider.freePort();
-    static final String BASE = "http://localhost:" + PORT;
-    static final String PASSWORD = "provider-password-1";
+    static final ProviderLogin FEDERATION = new ProviderLogin();
+    static final int PORT = FEDERATION.port;
+    static final String BASE = FEDERATION.base;
     /**
      * The registration id: not FederatedLoginIT's "google", whose subjects ({@code user:<id>} of another provider
      * instance, numbered from the same start) are linked in the database the tests of this JVM share.
@@ -51,16 +53,7 @@ class GuestProviderConversionIT {
 
     @DynamicPropertySource
     static void providers(DynamicPropertyRegistry registry) {
-        provider = OtherProvider.start();
-        var google = provider.application(BASE + "/login/oauth2/code/" + REG);
-        String p = "spring.security.oauth2.client.";
-        registry.add("server.port", () -> PORT);
-        registry.add("identity.issuer", () -> BASE);
-        registry.add(p + "registration." + REG + ".client-id", google::clientId);
-        registry.add(p + "registration." + REG + ".client-secret", google::clientSecret);
-        registry.add(p + "registration." + REG + ".client-name", () -> "Google");
-        registry.add(p + "registration." + REG + ".scope", () -> "openid,email,profile");
-        registry.add(p + "provider." + REG + ".issuer-uri", () -> provider.issuer);
+        provider = FEDERATION.start(registry, REG);
     }
 
     @AfterAll
@@ -105,68 +98,14 @@ class GuestProviderConversionIT {
                 .contains("href=\"/login/federado/" + REG + "?invitado=1\"").contains(">Entrar con Google</a>");
     }
 
-    /** A person logged in at the provider, in a browser of its own. */
-    record ProviderPerson(long id, String email, WebClient browser) {
-    }
-
-    ProviderPerson atProvider(String name, String email, boolean verified) {
-        long id = provider.person(name, email, PASSWORD, verified);
-        var browser = new WebClient(provider.port);
-        assertThat(browser.login(email, PASSWORD).statusCode()).isEqualTo(302);
-        return new ProviderPerson(id, email, browser);
-    }
-
-    static String newEmail() {
-        return "fed-" + UUID.randomUUID() + "@example.com";
-    }
-
-    /**
-     * From this service's {@code start} (a button's address) through the provider and back: the redirect URI's answer,
-     * or, when it asks the birth date the provider did not give (decisions §27), the answer of that page given an
-     * adult's.
-     */
-    static HttpResponse<String> viaProvider(WebClient here, WebClient there, String start, String registrationId) {
-        HttpResponse<String> arrived = beforeBirthDate(here, there, start, registrationId);
-        if (arrived.statusCode() != 302 || !WebClient.location(arrived).equals("/login/fecha-nacimiento")) {
-            return arrived;
-        }
-        return givingBirthDate(here, "1990-05-17", Map.of());
-    }
-
-    static HttpResponse<String> givingBirthDate(WebClient here, String birth, Map<String, String> extra) {
-        HttpResponse<String> page = here.get("/login/fecha-nacimiento");
-        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
-        Map<String, String> fields = new java.util.LinkedHashMap<>(extra);
-        fields.put("fecha_nacimiento", birth);
-        fields.put("_csrf", WebClient.csrfOf(page.body()));
-        return here.postForm("/login/fecha-nacimiento", fields);
-    }
-
-    static HttpResponse<String> beforeBirthDate(WebClient here, WebClient there, String start, String registrationId) {
-        HttpResponse<String> started = here.get(start);
-        assertThat(started.statusCode()).as(started.body()).isEqualTo(302);
-        assertThat(pathOf(WebClient.location(started))).isEqualTo("/oauth2/authorization/" + registrationId);
-        HttpResponse<String> toProvider = here.get("/oauth2/authorization/" + registrationId);
-        assertThat(WebClient.location(toProvider)).startsWith(provider.issuer + "/oauth/authorize.php?");
-        HttpResponse<String> back = there.get(pathOf(WebClient.location(toProvider)));
-        assertThat(back.statusCode()).as(back.body()).isEqualTo(302);
-        assertThat(WebClient.location(back)).startsWith(BASE + "/login/oauth2/code/" + registrationId + "?code=");
-        return here.get(pathOf(WebClient.location(back)));
-    }
-
-    static String pathOf(String location) {
-        URI uri = URI.create(location);
-        return uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-    }
-
     @Test
     void entrarConGoogleOnTheConversionPageTurnsTheGuestIntoAFullAccount() {
         Guest guest = newGuest();
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
-        var person = atProvider("Iria", newEmail(), true);
+        var person = FEDERATION.atProvider("Iria", newEmail(), true);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
+        HttpResponse<String> arrived = FEDERATION.viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
                 REG);
 
         assertThat(arrived.statusCode()).as(arrived.body()).isEqualTo(302);
@@ -187,7 +126,7 @@ class GuestProviderConversionIT {
                         + person.email() + "\",\"rol\":\"user\"}}");
         // and Google logs that account in from now on
         var later = new WebClient(PORT);
-        HttpResponse<String> again = viaProvider(later, person.browser(), "/login/federado/" + REG, REG);
+        HttpResponse<String> again = FEDERATION.viaProvider(later, person.browser(), "/login/federado/" + REG, REG);
         assertThat(pathOf(WebClient.location(again))).isEqualTo("/");
         assertThat(later.get("/cuenta/").body()).contains(person.email());
     }
@@ -197,8 +136,8 @@ class GuestProviderConversionIT {
         Guest guest = newGuest();
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
-        var person = atProvider("Teo", newEmail(), true);
-        HttpResponse<String> asked = beforeBirthDate(here, person.browser(), "/login/federado/" + REG + "?invitado=1", REG);
+        var person = FEDERATION.atProvider("Teo", newEmail(), true);
+        HttpResponse<String> asked = FEDERATION.beforeBirthDate(here, person.browser(), "/login/federado/" + REG + "?invitado=1", REG);
         assertThat(WebClient.location(asked)).isEqualTo("/login/fecha-nacimiento");
         assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).as("still a guest").isEqualTo(Role.INVITADO);
         String twelve = java.time.LocalDate.now(java.time.ZoneId.of("Europe/Madrid")).minusYears(12).toString();
@@ -220,9 +159,9 @@ class GuestProviderConversionIT {
 
     @Test
     void anIdentityThatLogsInToAnAccountMergesNothingAndThePageOffersThatAccount() {
-        var person = atProvider("Olalla", newEmail(), true);
+        var person = FEDERATION.atProvider("Olalla", newEmail(), true);
         // the identity already has an account here (its first login made it)
-        HttpResponse<String> first = viaProvider(new WebClient(PORT), person.browser(),
+        HttpResponse<String> first = FEDERATION.viaProvider(new WebClient(PORT), person.browser(),
                 "/login/federado/" + REG, REG);
         assertThat(first.statusCode()).isEqualTo(302);
         long owner = accounts.findByEmail(person.email()).orElseThrow().getId();
@@ -230,7 +169,7 @@ class GuestProviderConversionIT {
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
+        HttpResponse<String> arrived = FEDERATION.viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
                 REG);
 
         assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro?ocupado=identidad&proveedor=" + REG);
@@ -250,7 +189,7 @@ class GuestProviderConversionIT {
         assertThat(jdbc.queryForObject("select user_id from linked_identities where provider = '" + REG + "' and subject = ?",
                 Long.class, "user:" + person.id())).isEqualTo(owner);
         // the page's button logs in to that account: the conversion is over in this browser
-        HttpResponse<String> login = viaProvider(here, person.browser(), "/login/federado/" + REG, REG);
+        HttpResponse<String> login = FEDERATION.viaProvider(here, person.browser(), "/login/federado/" + REG, REG);
         assertThat(pathOf(WebClient.location(login))).isEqualTo("/");
         assertThat(here.get("/cuenta/").body()).contains(person.email());
         assertThat(accounts.findById(guest.id()).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
@@ -260,12 +199,12 @@ class GuestProviderConversionIT {
     void anAddressThatHasAnAccountMergesNothingAndThePageSaysSo() {
         String taken = newEmail();
         long owner = accounts.create("Dueño", taken, "the-owners-password-1", Role.USER).getId();
-        var person = atProvider("Otro", taken, true);
+        var person = FEDERATION.atProvider("Otro", taken, true);
         Guest guest = newGuest();
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
+        HttpResponse<String> arrived = FEDERATION.viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1",
                 REG);
 
         assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro?ocupado=correo");
@@ -280,12 +219,12 @@ class GuestProviderConversionIT {
 
     @Test
     void anAddressTheProviderDoesNotVouchForIsProvedByTheSignUpsLinkFirst() {
-        var person = atProvider("Sin verificar", newEmail(), false);
+        var person = FEDERATION.atProvider("Sin verificar", newEmail(), false);
         Guest guest = newGuest();
         var here = new WebClient(PORT);
         openConversionPage(guest, here);
 
-        HttpResponse<String> arrived = viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1", REG);
+        HttpResponse<String> arrived = FEDERATION.viaProvider(here, person.browser(), "/login/federado/" + REG + "?invitado=1", REG);
 
         // the sign-up form of a provider's identity: an address to type, whose mailed link converts the guest
         assertThat(pathOf(WebClient.location(arrived))).isEqualTo("/registro");
