@@ -3,12 +3,14 @@ package com.example.identity.account;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Slice;
 import org.springframework.data.domain.Sort;
@@ -65,7 +67,9 @@ public class AccountAdministration {
         /** It would leave no enabled admin (another admin demoted, disabled or deleted at the same moment). */
         LAST_ADMIN,
         /** A new role for a guest (decisions §24): a guest becomes a full account only by keeping its progress. */
-        GUEST_ACCOUNT
+        GUEST_ACCOUNT,
+        /** A birth date for a guest (D50): a guest has none; it is asked when the guest keeps its progress. */
+        GUEST_BIRTH_DATE
     }
 
     /**
@@ -187,17 +191,20 @@ public class AccountAdministration {
     }
 
     /**
-     * An admin changes any of the role, the active flag and the name of an account, all or nothing, with the
-     * same rules, events and audit lines as the admin page's buttons ({@link #changeRole}, {@link #disable},
+     * An admin changes any of the role, the active flag, the name and the birth date of an account, all or nothing,
+     * with the same rules, events and audit lines as the admin page's buttons ({@link #changeRole}, {@link #disable},
      * {@link #enable}, and {@link AccountService#rename}'s rule of a name): a new role or a disabled account ends its sessions
-     * on every instance. A value equal to the current one changes nothing. An admin may rename themselves,
-     * never change their own role or active flag; nobody leaves the service without an enabled admin
-     * ({@link Admins}). Null means "leave it".
+     * on every instance. A value equal to the current one changes nothing. An admin may rename themselves and set
+     * their own birth date, never change their own role or active flag; nobody leaves the service without an enabled
+     * admin ({@link Admins}). Null means "leave it". The birth date (already checked by the caller) and the parent's
+     * address {@code tutor} go to {@code minors/} as {@link BirthDateSet}, first, in this transaction (D50).
      *
      * @throws InvalidAccountException with field {@code primer_nombre} for a bad name (nothing changed)
+     * @throws RuntimeException what {@code minors/} refuses of the birth date and parent's address (nothing changed)
      */
     @Transactional
-    public AdminOutcome update(Caller admin, long userId, Role rol, Boolean activo, String primerNombre) {
+    public AdminOutcome update(Caller admin, long userId, Role rol, Boolean activo, String primerNombre,
+            @Nullable LocalDate birth, @Nullable String tutor) {
         String name = primerNombre == null ? null : AccountService.cleanName(primerNombre);
         admins.lock();
         var found = live(userId);
@@ -213,8 +220,15 @@ public class AccountAdministration {
         if (newRole && (u.isGuest() || rol.isGuest())) {
             return AdminOutcome.GUEST_ACCOUNT;
         }
+        if (birth != null && u.isGuest()) {
+            return AdminOutcome.GUEST_BIRTH_DATE;
+        }
         if ((newRole && rol != Role.ADMIN || newActive && !activo) && !admins.remainWithout(u.getId())) {
             return AdminOutcome.LAST_ADMIN;
+        }
+        if (birth != null) {
+            // first: minors/ may refuse it (a child's date without a parent's address), before anything else changed
+            events.publishEvent(new BirthDateSet(u.getId(), u.getCorreo(), u.getPrimerNombre(), birth, tutor));
         }
         if (name != null) {
             accounts.applyName(u, name);

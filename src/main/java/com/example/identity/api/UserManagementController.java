@@ -1,5 +1,6 @@
 package com.example.identity.api;
 
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,9 @@ import com.example.identity.account.Caller;
 import com.example.identity.account.Role;
 import com.example.identity.account.UserAccount;
 import com.example.identity.common.ListQuery;
+import com.example.identity.minors.BirthDates;
+import com.example.identity.minors.ParentalConsents;
+import com.example.identity.minors.RefusedField;
 
 /**
  * The administration API (decisions §23): the people of the admin page as JSON, for operators' scripts.
@@ -35,18 +39,23 @@ class UserManagementController {
     static final String NOT_FOUND = "Usuario no encontrado";
     static final String BAD_ROLE = "rol inválido: user, developer_api o admin";
     static final String BAD_ACTIVE = "activo inválido: true o false";
-    static final String NOTHING = "Nada que cambiar: envía rol, activo o primer_nombre";
+    static final String NOTHING = "Nada que cambiar: envía rol, activo, primer_nombre o fecha_nacimiento";
     static final String EMAIL_TAKEN = "Ya existe una cuenta con ese correo";
     static final String OWN_UPDATE = "No puedes cambiar tu propio rol ni desactivar tu cuenta";
     static final String OWN_DELETE = "No puedes eliminar tu propia cuenta";
     static final String LAST_ADMIN = "Debe quedar al menos un admin activo";
     /** Decisions §24: a guest becomes a full account only by keeping its progress from the game. */
     static final String GUEST_ROLE = "Una cuenta de invitado no cambia de rol: se convierte desde el juego";
+    /** D50: a guest has no birth date; it is asked when the guest keeps its progress (decisions §24, §27). */
+    static final String GUEST_BIRTH_DATE = "Una cuenta de invitado no tiene fecha de nacimiento: se pide al convertirla "
+            + "desde el juego";
 
     private final AccountAdministration administration;
+    private final BirthDates birthDates;
 
-    UserManagementController(AccountAdministration administration) {
+    UserManagementController(AccountAdministration administration, BirthDates birthDates) {
         this.administration = administration;
+        this.birthDates = birthDates;
     }
 
     /** {@code ?page=} (from 1), {@code ?size=} (1 to 200, default 50), {@code ?q=} (e-mail or name); by id. */
@@ -79,7 +88,11 @@ class UserManagementController {
         }
     }
 
-    /** {@code id}, and any of {@code rol}, {@code activo} ({@code true}|{@code false}), {@code primer_nombre}. */
+    /**
+     * {@code id}, and any of {@code rol}, {@code activo} ({@code true}|{@code false}), {@code primer_nombre},
+     * {@code fecha_nacimiento} ({@code YYYY-MM-DD}, the sign-up's rules; under the consent age with {@code correo_tutor}:
+     * D50).
+     */
     @PostMapping(Endpoints.API_USERS_UPDATE)
     ResponseEntity<Map<String, Boolean>> update(Authentication authentication, HttpServletRequest request) {
         Caller caller = ApiCaller.require(authentication);
@@ -94,14 +107,17 @@ class UserManagementController {
             case "false" -> Boolean.FALSE;
             default -> throw ApiProblem.badRequest(BAD_ACTIVE);
         };
-        if (rol == null && activo == null && name == null) {
+        String birthField = FormFields.single(request, BirthDates.FIELD);
+        String tutor = FormFields.single(request, ParentalConsents.FIELD);
+        LocalDate birth = birthField.isEmpty() ? null : birth(birthField);
+        if (rol == null && activo == null && name == null && birth == null) {
             throw ApiProblem.badRequest(NOTHING);
         }
         AdminOutcome outcome;
         try {
-            outcome = administration.update(caller, id, rol, activo, name);
+            outcome = administration.update(caller, id, rol, activo, name, birth, tutor);
         }
-        catch (AccountService.InvalidAccountException e) {
+        catch (AccountService.InvalidAccountException | RefusedField e) {
             throw ApiProblem.badRequest(e.getMessage());
         }
         return answer(outcome, OWN_UPDATE);
@@ -121,7 +137,18 @@ class UserManagementController {
             case OWN_ACCOUNT -> throw ApiProblem.conflict(own);
             case LAST_ADMIN -> throw ApiProblem.conflict(LAST_ADMIN);
             case GUEST_ACCOUNT -> throw ApiProblem.conflict(GUEST_ROLE);
+            case GUEST_BIRTH_DATE -> throw ApiProblem.conflict(GUEST_BIRTH_DATE);
         };
+    }
+
+    /** The sign-up's rule of a birth date and its refusals (an impossible, future or pre-1900 date). */
+    private LocalDate birth(String typed) {
+        try {
+            return birthDates.parse(typed);
+        }
+        catch (RefusedField e) {
+            throw ApiProblem.badRequest(e.getMessage());
+        }
     }
 
     private static Role role(String value) {

@@ -106,7 +106,9 @@ public record AuditEvent(Type type, String subject, String actor) {
         /** A parent refused a child's account, which was deleted (decisions §27). */
         PARENTAL_CONSENT_REFUSED("Consentimiento parental rechazado"),
         /** A parent withdrew the consent of a child's account, which was disabled (decisions §27). */
-        PARENTAL_CONSENT_WITHDRAWN("Consentimiento parental retirado");
+        PARENTAL_CONSENT_WITHDRAWN("Consentimiento parental retirado"),
+        /** An admin set the birth date of an account (D50): the subject names the id only, never the date. */
+        BIRTH_DATE_SET("Fecha de nacimiento cambiada por un admin");
 
         private final String label;
 

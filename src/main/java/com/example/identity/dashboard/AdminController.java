@@ -29,6 +29,9 @@ import com.example.identity.client.ClientLogoutUris;
 import com.example.identity.client.ClientService;
 import com.example.identity.common.ListQuery;
 import com.example.identity.keys.SigningKeys;
+import com.example.identity.minors.BirthDates;
+import com.example.identity.minors.ParentalConsents;
+import com.example.identity.minors.RefusedField;
 import com.example.identity.apitoken.ApiTokenService;
 
 /**
@@ -47,9 +50,11 @@ class AdminController {
     private final Clock clock;
     private final SigningKeys signingKeys;
     private final ClientLogoutUris logoutUris;
+    private final BirthDates birthDates;
 
     AdminController(AccountAdministration administration, ApiTokenService tokens, ClientService clients, Clock clock,
-            SigningKeys signingKeys, ClientLogoutUris logoutUris) {
+            SigningKeys signingKeys, ClientLogoutUris logoutUris, BirthDates birthDates) {
+        this.birthDates = birthDates;
         this.logoutUris = logoutUris;
         this.signingKeys = signingKeys;
         this.administration = administration;
@@ -87,6 +92,7 @@ class AdminController {
         model.addAttribute("me", admin);
         model.addAttribute("users", users.getContent());
         model.addAttribute("roles", Role.ASSIGNABLE.stream().map(Role::value).toList());
+        model.addAttribute("consentAge", birthDates.consentAge());
         model.addAttribute("tokens", tokenPage.getContent().stream()
                 .map(t -> Views.TokenRow.of(t, now, owner.apply(t.getUserId()))).toList());
         model.addAttribute("clients", Views.ClientRow.of(clientPage.getContent(), c -> owner.apply(c.getOwnerId()),
@@ -243,6 +249,31 @@ class AdminController {
         model.addAttribute("temporaryPassword", account.temporaryPassword());
         model.addAttribute("temporaryPasswordExpiry", EXPIRY.format(account.account().getOneTimePasswordExpiresAt()));
         return admin(admin, null, null, null, model);
+    }
+
+    /**
+     * An admin sets an account's birth date (D50), with the parent's address when the date is a child's under the
+     * consent age: the same {@link AccountAdministration#update} as {@code POST /api/usuarios/update.php}'s
+     * {@code fecha_nacimiento}, the sign-up's rules of a date; a refusal changes nothing and is shown above the list.
+     */
+    @PostMapping("/dashboard/admin/users/birth-date")
+    String setBirthDate(@AuthenticationPrincipal AccountPrincipal admin, @RequestParam long id,
+            @RequestParam(name = BirthDates.FIELD, required = false) String fechaNacimiento,
+            @RequestParam(name = ParentalConsents.FIELD, required = false) String correoTutor, RedirectAttributes redirect) {
+        try {
+            var outcome = administration.update(Caller.of(admin), id, null, null, null, birthDates.parse(fechaNacimiento),
+                    correoTutor);
+            switch (outcome) {
+                case DONE -> redirect.addFlashAttribute("notice", "Fecha de nacimiento guardada.");
+                case GUEST_BIRTH_DATE -> redirect.addFlashAttribute("userError",
+                        "Una cuenta de invitado no tiene fecha de nacimiento: se pide al convertirla desde el juego");
+                default -> redirect.addFlashAttribute("notice", "No se encontró esa cuenta.");
+            }
+        }
+        catch (RefusedField e) {
+            redirect.addFlashAttribute("userError", e.getMessage());
+        }
+        return "redirect:" + Endpoints.ADMIN_DASHBOARD + "#users";
     }
 
     @PostMapping("/dashboard/admin/users/enable")

@@ -113,6 +113,16 @@ public class BirthDates {
         jdbc.update("insert into birth_dates (user_id, fecha_nacimiento) values (?, ?)", userId, Date.valueOf(birth));
     }
 
+    /**
+     * An admin gives the account {@code userId} a birth date (D50), in the caller's transaction: the first one, or in
+     * place of the one it had.
+     */
+    void set(long userId, LocalDate birth) {
+        if (jdbc.update("update birth_dates set fecha_nacimiento = ? where user_id = ?", Date.valueOf(birth), userId) == 0) {
+            record(userId, birth);
+        }
+    }
+
     /** The account's birth date, or empty (an adult whose date was never asked). */
     public Optional<LocalDate> of(long userId) {
         List<LocalDate> found = jdbc.query("select fecha_nacimiento from birth_dates where user_id = ?",

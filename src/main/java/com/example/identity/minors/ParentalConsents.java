@@ -50,6 +50,12 @@ public class ParentalConsents {
     static final String TUTOR_MISSING = "Como tienes menos de %d años, escribe el correo de tu madre, padre o tutor: le pediremos permiso";
     static final String TUTOR_INVALID = "Escribe una dirección de correo válida";
     static final String TUTOR_OWN = "Escribe el correo de tu madre, padre o tutor, no el tuyo";
+    /** The same refusals worded for an admin who dates an account (D50). */
+    static final String ADMIN_TUTOR_MISSING = "Con esa fecha tiene menos de %d años: escribe también el correo de su "
+            + "madre, padre o tutor (correo_tutor)";
+    static final String ADMIN_TUTOR_INVALID = "El correo de su madre, padre o tutor (correo_tutor) no es una dirección válida";
+    static final String ADMIN_TUTOR_OWN = "El correo de su madre, padre o tutor (correo_tutor) no puede ser el de la propia "
+            + "cuenta";
 
     private final JdbcTemplate jdbc;
     private final Clock clock;
@@ -97,19 +103,25 @@ public class ParentalConsents {
      * @throws RefusedField with field {@value #FIELD}
      */
     public @Nullable String checkTutor(LocalDate birth, @Nullable String typed, String childAddress) {
-        if (!birthDates.needsConsent(birth)) {
-            return null;
-        }
+        return birthDates.needsConsent(birth) ? tutor(typed, childAddress, TUTOR_MISSING, TUTOR_INVALID, TUTOR_OWN) : null;
+    }
+
+    /** {@link #checkTutor}'s rule with the admin's wording (D50): the parent's address of an account an admin dates. */
+    String checkTutorForAdmin(@Nullable String typed, String childAddress) {
+        return tutor(typed, childAddress, ADMIN_TUTOR_MISSING, ADMIN_TUTOR_INVALID, ADMIN_TUTOR_OWN);
+    }
+
+    private String tutor(@Nullable String typed, String childAddress, String missing, String invalid, String own) {
         String tutor = typed == null ? "" : typed.strip();
         if (tutor.isEmpty()) {
-            throw new RefusedField(FIELD, TUTOR_MISSING.formatted(birthDates.consentAge()));
+            throw new RefusedField(FIELD, missing.formatted(birthDates.consentAge()));
         }
         if (!AccountService.isValidEmail(tutor)) {
-            throw new RefusedField(FIELD, TUTOR_INVALID);
+            throw new RefusedField(FIELD, invalid);
         }
         tutor = UserAccount.normalizeEmail(tutor);
         if (tutor.equals(childAddress)) {
-            throw new RefusedField(FIELD, TUTOR_OWN);
+            throw new RefusedField(FIELD, own);
         }
         return tutor;
     }
@@ -129,21 +141,41 @@ public class ParentalConsents {
         if (tutor == null || !birthDates.needsConsent(birth)) {
             return;
         }
+        ask(account.getId(), account.getPrimerNombre(), account.getCorreo(), birth, tutor);
+    }
+
+    /**
+     * The consent of the account {@code userId}, which has none, waits ({@value #PENDING}) from now for
+     * {@link #ANSWER_WITHIN}, in the caller's transaction (which evicts {@link Minors}' cache); once it committed, the
+     * parent is mailed in the language of the page (or the API request) unless the address had its hour's mails. A
+     * sign-up's account, and an account an admin dated a child's (D50).
+     */
+    void ask(long userId, String primerNombre, String correo, LocalDate birth, String tutor) {
         lock.holdInThisTransaction(LOCK);
         Instant now = clock.instant();
         String token = Secrets.randomUrlSafe(32);
         long sent = askedThisHour(tutor, now);
         Locale language = Languages.current();
         jdbc.update("insert into parental_consents (user_id, correo_tutor, estado, language, request_digest, requested_at, "
-                + "expires_at) values (?, ?, ?, ?, ?, ?, ?)", account.getId(), tutor, PENDING, language.toLanguageTag(),
+                + "expires_at) values (?, ?, ?, ?, ?, ?, ?)", userId, tutor, PENDING, language.toLanguageTag(),
                 Secrets.sha256Hex(token), Timestamp.from(now), Timestamp.from(now.plus(ANSWER_WITHIN)));
         if (sent >= PER_ADDRESS_PER_HOUR) {
             // the addresses are not logged; the account waits, and goes after 7 days without an answer
             log.info("Parental consent: a parent's address was already sent {} mails this hour; none sent", PER_ADDRESS_PER_HOUR);
             return;
         }
-        Child child = new Child(account.getId(), account.getPrimerNombre(), account.getCorreo(), birth, tutor, language);
+        Child child = new Child(userId, primerNombre, correo, birth, tutor, language);
         AfterCommit.onCommit(() -> mails.sendRequest(child, token));
+    }
+
+    /**
+     * An admin dated the account {@code userId} at or above the consent age (D50): a waiting request is dropped (its link
+     * stops working, no mail, the 7 days no longer run) and so is a granted consent (no longer needed; its withdrawal
+     * link stops working); a withdrawn one stays, the record of why the account was disabled. In the caller's
+     * transaction, which evicts {@link Minors}' cache.
+     */
+    void notNeeded(long userId) {
+        jdbc.update("delete from parental_consents where user_id = ? and estado in (?, ?)", userId, PENDING, GRANTED);
     }
 
     /** The requests to the parent's address {@code tutor} within the hour before {@code now}, mailed or not. */

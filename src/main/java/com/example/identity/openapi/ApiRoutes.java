@@ -119,15 +119,28 @@ final class ApiRoutes {
         errors(create, "400", "Correo inválido", "Falta el nombre", "Nombre demasiado largo o inválido",
                 "rol inválido: user, developer_api o admin");
         errors(create, "409", "Ya existe una cuenta con ese correo");
-        Operation update = post(api, Endpoints.API_USERS_UPDATE, "Cambia el rol, el estado o el nombre de una cuenta",
+        Operation update = post(api, Endpoints.API_USERS_UPDATE,
+                "Cambia el rol, el estado, el nombre o la fecha de nacimiento de una cuenta",
                 List.of(required("id", "id de la cuenta"), field("rol", "user, developer_api o admin"),
-                        field("activo", "true o false"), field("primer_nombre", "Nombre, 1 a 100 caracteres")));
-        update.setDescription(admins + "Todo o nada; un rol nuevo o una cuenta desactivada cierra sus sesiones.");
+                        field("activo", "true o false"), field("primer_nombre", "Nombre, 1 a 100 caracteres"),
+                        field("fecha_nacimiento", "AAAA-MM-DD, desde 1900 y no posterior a hoy (decisiones §27)"),
+                        field("correo_tutor", "Correo de su madre, padre o tutor: obligatorio cuando fecha_nacimiento es de "
+                                + "alguien menor de identity.minors.consent-age (14) que no tiene consentimiento parental")));
+        update.setDescription(admins + "Todo o nada; un rol nuevo o una cuenta desactivada cierra sus sesiones. Una fecha de "
+                + "nacimiento de menos de 14 años deja la cuenta esperando el consentimiento parental (se escribe a "
+                + "correo_tutor); una de 14 o más lo deja de pedir. Nunca se muestra la fecha.");
         errors(update, "400", "Falta el parámetro id", "id inválido", "rol inválido: user, developer_api o admin",
-                "activo inválido: true o false", "Nada que cambiar: envía rol, activo o primer_nombre", "Falta el nombre");
+                "activo inválido: true o false", "Nada que cambiar: envía rol, activo, primer_nombre o fecha_nacimiento",
+                "Falta el nombre", "Esa fecha no existe: escríbela como AAAA-MM-DD",
+                "La fecha de nacimiento no puede ser posterior a hoy",
+                "Esa fecha de nacimiento no es posible: escríbela como AAAA-MM-DD",
+                "Con esa fecha tiene menos de 14 años: escribe también el correo de su madre, padre o tutor (correo_tutor)",
+                "El correo de su madre, padre o tutor (correo_tutor) no es una dirección válida",
+                "El correo de su madre, padre o tutor (correo_tutor) no puede ser el de la propia cuenta");
         errors(update, "404", "Usuario no encontrado");
         errors(update, "409", "No puedes cambiar tu propio rol ni desactivar tu cuenta", "Debe quedar al menos un admin activo",
-                "Una cuenta de invitado no cambia de rol: se convierte desde el juego");
+                "Una cuenta de invitado no cambia de rol: se convierte desde el juego",
+                "Una cuenta de invitado no tiene fecha de nacimiento: se pide al convertirla desde el juego");
         Operation delete = post(api, Endpoints.API_USERS_DELETE, "Elimina una cuenta",
                 List.of(required("id", "id de la cuenta")));
         delete.setDescription(admins + "Sus sesiones terminan; sus tokens, consentimientos, llaves de acceso y segundo factor "

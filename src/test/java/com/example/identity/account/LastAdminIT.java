@@ -144,7 +144,7 @@ class LastAdminIT {
         long b = newAdmin();
 
         List<Object> done = this.<Object>race(a, b,
-                () -> administration.update(new Caller(a, true), b, null, Boolean.FALSE, null),
+                () -> administration.update(new Caller(a, true), b, null, Boolean.FALSE, null, null, null),
                 () -> administration.changeRole(new Caller(b, true), a, Role.DEVELOPER_API));
 
         assertThat(done).isIn(List.of(AccountAdministration.AdminOutcome.DONE, false),

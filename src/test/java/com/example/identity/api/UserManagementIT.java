@@ -201,7 +201,7 @@ class UserManagementIT {
                 "activo", "false"), "Authorization", auth), 400, "Falta el nombre");
         assertThat(accounts.findById(target.getId()).orElseThrow().isEnabled()).isTrue();
         assertApiError(web.postForm("/api/usuarios/update.php", Map.of("id", "" + target.getId()), "Authorization", auth),
-                400, "Nada que cambiar: envía rol, activo o primer_nombre");
+                400, "Nada que cambiar: envía rol, activo, primer_nombre o fecha_nacimiento");
         assertApiError(web.postForm("/api/usuarios/update.php", Map.of("rol", "user"), "Authorization", auth), 400,
                 "Falta el parámetro id");
         assertApiError(web.postForm("/api/usuarios/update.php", Map.of("id", "doce", "rol", "user"), "Authorization", auth),

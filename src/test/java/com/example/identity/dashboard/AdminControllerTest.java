@@ -70,6 +70,8 @@ class AdminControllerTest {
     SigningKeys signingKeys;
     @MockitoBean
     ClientLogoutUris logoutUris;
+    @MockitoBean
+    com.example.identity.minors.BirthDates birthDates;
 
     @BeforeEach
     void emptyLists() {

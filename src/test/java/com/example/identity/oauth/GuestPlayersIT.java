@@ -279,7 +279,7 @@ class GuestPlayersIT extends OAuthTestBase {
         long id = userOf(access);
         long admin = accounts.findByEmail("admin@example.com").orElseThrow().getId();
         assertThat(administration.changeRole(new Caller(admin, true), id, Role.USER)).isFalse();
-        assertThat(administration.update(new Caller(admin, true), id, Role.DEVELOPER_API, null, null))
+        assertThat(administration.update(new Caller(admin, true), id, Role.DEVELOPER_API, null, null, null, null))
                 .isEqualTo(com.example.identity.account.AccountAdministration.AdminOutcome.GUEST_ACCOUNT);
         assertThat(accounts.findById(id).orElseThrow().getRol()).isEqualTo(Role.INVITADO);
         // the audit trail names it as a guest

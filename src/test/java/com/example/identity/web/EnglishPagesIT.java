@@ -190,6 +190,14 @@ class EnglishPagesIT {
         pages.put("POST /dashboard/admin/users/create (error)", shown(web, web.postForm("/dashboard/admin/users/create", Map.of(
                 "primer_nombre", "", "correo", "x", "rol", "user", "_csrf", web.csrfFrom("/dashboard/admin.php")))));
         pages.put("GET /dashboard/admin.php (after the error)", web.get("/dashboard/admin.php"));
+        // D50: an admin dates an account; a child's date without the parent's address is refused
+        String dated = Long.toString(accounts.create("Dated", "dated-" + UUID.randomUUID() + "@example.com",
+                "a-password-for-tests", Role.USER).getId());
+        String child = java.time.LocalDate.now().minusYears(10).toString();
+        pages.put("POST /dashboard/admin/users/birth-date (error)", shown(web, web.postForm("/dashboard/admin/users/birth-date",
+                Map.of("id", dated, "fecha_nacimiento", child, "_csrf", web.csrfFrom("/dashboard/admin.php")))));
+        pages.put("POST /dashboard/admin/users/birth-date", shown(web, web.postForm("/dashboard/admin/users/birth-date",
+                Map.of("id", dated, "fecha_nacimiento", "1990-05-05", "_csrf", web.csrfFrom("/dashboard/admin.php")))));
         pages.put("GET /dashboard/admin.php", web.get("/dashboard/admin.php"));
         pages.put("GET /dashboard/admin/audit.php", web.get("/dashboard/admin/audit.php"));
         pages.put("GET /dashboard/developer.php", web.get("/dashboard/developer.php"));
