@@ -2,7 +2,6 @@ package com.example.identity.minors;
 
 import static com.example.identity.support.ApiAssertions.assertApiError;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -15,7 +14,6 @@ import java.util.UUID;
 
 import jakarta.mail.internet.MimeMessage;
 
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,12 +32,10 @@ import com.example.identity.apitoken.TokenScope;
 import com.example.identity.client.ClientService;
 import com.example.identity.common.Purge;
 import com.example.identity.support.IntegrationTest;
+import com.example.identity.support.Mailbox;
 import com.example.identity.support.MovableClock;
 import com.example.identity.support.OAuthForms;
 import com.example.identity.support.WebClient;
-import com.icegreen.greenmail.configuration.GreenMailConfiguration;
-import com.icegreen.greenmail.junit5.GreenMailExtension;
-import com.icegreen.greenmail.util.ServerSetupTest;
 
 import tools.jackson.databind.JsonNode;
 
@@ -54,14 +50,11 @@ import tools.jackson.databind.JsonNode;
 class AdminBirthDateIT {
 
     @RegisterExtension
-    static final GreenMailExtension SMTP = new GreenMailExtension(ServerSetupTest.SMTP.dynamicPort())
-            .withConfiguration(GreenMailConfiguration.aConfig().withDisabledAuthentication())
-            .withPerMethodLifecycle(false);
+    static final Mailbox MAIL = new Mailbox(Duration.ofSeconds(10));
 
     @DynamicPropertySource
     static void mail(DynamicPropertyRegistry registry) {
-        registry.add("spring.mail.host", () -> "127.0.0.1");
-        registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+        MAIL.register(registry);
     }
 
     static final String PASSWORD = "a-password-for-tests";
@@ -126,13 +119,7 @@ class AdminBirthDateIT {
     }
 
     static List<MimeMessage> mailFor(String email, int count) {
-        try {
-            return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
-                    .until(() -> List.of(SMTP.getReceivedMessagesForDomain(email)), found -> found.size() >= count);
-        }
-        catch (ConditionTimeoutException fewer) {
-            return List.of(SMTP.getReceivedMessagesForDomain(email));
-        }
+        return MAIL.mailFor(email, count);
     }
 
     String consentState(long id) {
@@ -238,9 +225,9 @@ class AdminBirthDateIT {
         // the parent's mail is the sign-up's
         MimeMessage request = mailFor(tutor, 1).get(0);
         assertThat(request.getSubject()).isEqualTo("¿Das permiso a Persona para tener una cuenta?");
-        assertThat(MinorSignUpIT.text(request)).contains("Alguien que se ha presentado como «Persona», con la dirección "
+        assertThat(Mailbox.text(request)).contains("Alguien que se ha presentado como «Persona», con la dirección "
                 + child.getCorreo()).contains("tiene menos de 14 años");
-        String token = MinorSignUpIT.link(request, MinorSignUpIT.CONSENT_LINK);
+        String token = Mailbox.link(request, MinorSignUpIT.CONSENT_LINK);
         var parent = new WebClient(port);
         HttpResponse<String> page = parent.get("/tutor/consentir?token=" + token);
         assertThat(page.statusCode()).isEqualTo(200);
@@ -252,7 +239,7 @@ class AdminBirthDateIT {
         }
 
         // at 30 the granted consent is no longer needed: gone, and its withdrawal link with it
-        String withdrawal = MinorSignUpIT.link(mailFor(tutor, 2).get(1), MinorSignUpIT.CONSENT_LINK);
+        String withdrawal = Mailbox.link(mailFor(tutor, 2).get(1), MinorSignUpIT.CONSENT_LINK);
         assertOk(update(auth, child.getId(), Map.of("fecha_nacimiento", yearsAgo(30))));
         assertThat(consentState(child.getId())).isNull();
         assertThat(parent.get("/tutor/consentir?token=" + withdrawal).statusCode()).isEqualTo(400);
@@ -268,7 +255,7 @@ class AdminBirthDateIT {
         String tutor = newAddress("padre");
         assertOk(update(auth, person.getId(), Map.of("fecha_nacimiento", yearsAgo(12), "correo_tutor", tutor)));
         assertThat(authorize(browser, application)).contains("error=access_denied");
-        String token = MinorSignUpIT.link(mailFor(tutor, 1).get(0), MinorSignUpIT.CONSENT_LINK);
+        String token = Mailbox.link(mailFor(tutor, 1).get(0), MinorSignUpIT.CONSENT_LINK);
         // a date still under the age keeps the request as it is: its parent, its link, its 7 days; no second mail
         assertOk(update(auth, person.getId(), Map.of("fecha_nacimiento", yearsAgo(11))));
         assertThat(consentState(person.getId())).isEqualTo("pendiente");
@@ -297,10 +284,10 @@ class AdminBirthDateIT {
         String tutor = newAddress("tutora");
         assertOk(update(auth, child.getId(), Map.of("fecha_nacimiento", yearsAgo(12), "correo_tutor", tutor)));
         var parent = new WebClient(port);
-        String request = MinorSignUpIT.link(mailFor(tutor, 1).get(0), MinorSignUpIT.CONSENT_LINK);
+        String request = Mailbox.link(mailFor(tutor, 1).get(0), MinorSignUpIT.CONSENT_LINK);
         parent.postForm("/tutor/consentir", Map.of("token", request, "decision", "allow", "_csrf",
                 parent.csrfFrom("/tutor/consentir?token=" + request)));
-        String withdrawal = MinorSignUpIT.link(mailFor(tutor, 2).get(1), MinorSignUpIT.CONSENT_LINK);
+        String withdrawal = Mailbox.link(mailFor(tutor, 2).get(1), MinorSignUpIT.CONSENT_LINK);
         assertThat(parent.postForm("/tutor/consentir", Map.of("token", withdrawal, "decision", "withdraw", "_csrf",
                 parent.csrfFrom("/tutor/consentir?token=" + withdrawal))).statusCode()).isEqualTo(200);
         assertThat(accounts.findById(child.getId()).orElseThrow().isEnabled()).isFalse();
